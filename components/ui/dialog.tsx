@@ -1,0 +1,90 @@
+"use client";
+
+import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
+import { Button } from "./button";
+import { cn } from "./cn";
+
+const OVERLAY = "fixed inset-0 z-40 bg-black/50 backdrop-blur-[1px]";
+const CONTENT =
+  "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-panel p-5 shadow-xl focus:outline-none";
+
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={OVERLAY} />
+        <DialogPrimitive.Content className={cn(CONTENT, "max-w-lg", className)}>
+          <DialogPrimitive.Title className="text-base font-semibold">{title}</DialogPrimitive.Title>
+          {description ? (
+            <DialogPrimitive.Description className="mt-1 text-sm text-fg-muted">{description}</DialogPrimitive.Description>
+          ) : (
+            <DialogPrimitive.Description className="sr-only">{title}</DialogPrimitive.Description>
+          )}
+          <div className="mt-4">{children}</div>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
+
+/** A confirmation that names what will happen; the confirm button carries the action's name. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  destructive,
+  busy,
+  onConfirm,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  destructive?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialogPrimitive.Portal>
+        <AlertDialogPrimitive.Overlay className={OVERLAY} />
+        <AlertDialogPrimitive.Content className={cn(CONTENT, "max-w-md")}>
+          <AlertDialogPrimitive.Title className="text-base font-semibold">{title}</AlertDialogPrimitive.Title>
+          <AlertDialogPrimitive.Description asChild>
+            <div className="mt-2 text-sm text-fg-muted">{description}</div>
+          </AlertDialogPrimitive.Description>
+          {children}
+          <div className="mt-5 flex justify-end gap-2">
+            <AlertDialogPrimitive.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialogPrimitive.Cancel>
+            <Button variant={destructive ? "danger" : "primary"} busy={busy} onClick={onConfirm} data-testid="confirm-action">
+              {confirmLabel}
+            </Button>
+          </div>
+        </AlertDialogPrimitive.Content>
+      </AlertDialogPrimitive.Portal>
+    </AlertDialogPrimitive.Root>
+  );
+}

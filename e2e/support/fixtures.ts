@@ -1,0 +1,43 @@
+// Shared helpers for browser tests: the server under test, an API client with the
+// admin token (for arranging data), and signing in through the real form.
+import { test as base, expect, type Page } from "@playwright/test";
+
+type ServerInfo = { baseUrl: string; dbFile: string; adminEmail: string; adminPassword: string; adminToken: string };
+
+export function serverInfo(): ServerInfo {
+  const raw = process.env.SWARMDECK_E2E_SERVER;
+  if (!raw) throw new Error("the e2e global setup did not run");
+  return JSON.parse(raw) as ServerInfo;
+}
+
+export async function apiCall<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token = serverInfo().adminToken,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${serverInfo().baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function signIn(page: Page, email = serverInfo().adminEmail, password = serverInfo().adminPassword) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("current-user")).toHaveText(email);
+}
+
+let counter = 0;
+export function uniqueName(prefix = "e2e"): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,127 @@
+// Route handler wrappers: authenticate, authorize, parse with zod, and turn every
+// throw into the one error shape. Handlers return data (200 JSON), a Response,
+// or nothing (204).
+import "server-only";
+import type { NextRequest } from "next/server";
+import type { z } from "zod";
+import type { Actor } from "@/lib/audit/audit-log";
+import {
+  authenticateOperator,
+  authenticateWorker,
+  type OperatorPrincipal,
+  operatorActor,
+  type WorkerPrincipal,
+  workerActor,
+} from "@/lib/auth/principal";
+import { hasRole } from "@/lib/auth/roles";
+import { MAX_BODY_BYTES, type UserRole } from "@/lib/contracts/common";
+import { ApiError, errorResponse, toApiError } from "@/lib/errors";
+
+type Params = Record<string, string>;
+type RouteContext = { params: Promise<Params> };
+
+export type RequestTools = {
+  req: NextRequest;
+  params: Params;
+  /** Reads the JSON body (at most `limit` bytes, 413 beyond) and validates it. */
+  body<S extends z.ZodType>(schema: S, limit?: number): Promise<z.infer<S>>;
+  /** Validates the query string. */
+  query<S extends z.ZodType>(schema: S): z.infer<S>;
+};
+
+export type OperatorContext = RequestTools & { principal: OperatorPrincipal; actor: Actor };
+export type WorkerContext = RequestTools & { principal: WorkerPrincipal; actor: Actor };
+
+export function created(data: unknown): Response {
+  return Response.json(data, { status: 201 });
+}
+
+export function accepted(data: unknown): Response {
+  return Response.json(data, { status: 202 });
+}
+
+async function readBody(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(limit: number) {
+  return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes`, { limit });
+}
+
+function tools(req: NextRequest, params: Params): RequestTools {
+  return {
+    req,
+    params,
+    async body(schema, limit = MAX_BODY_BYTES) {
+      const text = await readBody(req, limit);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ApiError("invalid_json", "The request body is not valid JSON");
+      }
+      return schema.parse(json);
+    },
+    query(schema) {
+      return schema.parse(Object.fromEntries(req.nextUrl.searchParams));
+    },
+  };
+}
+
+function toResponse(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (result === undefined) return new Response(null, { status: 204 });
+  return Response.json(result);
+}
+
+async function run(req: NextRequest, fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    return toResponse(await fn());
+  } catch (error) {
+    return errorResponse(toApiError(error, `${req.method} ${req.nextUrl.pathname}`));
+  }
+}
+
+/** An operator API route: a session or an operator token with at least `minRole`. */
+export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext) => Promise<unknown>) {
+  return (req: NextRequest, context: RouteContext) =>
+    run(req, async () => {
+      const principal = await authenticateOperator(req);
+      if (!hasRole(principal.role, minRole)) {
+        throw new ApiError("forbidden", `This needs the ${minRole} role; you are ${principal.role}`);
+      }
+      const params = (await context?.params) ?? {};
+      return handler({ ...tools(req, params), principal, actor: operatorActor(principal) });
+    });
+}
+
+/** A worker protocol route: a worker token, acting only as its own agent. */
+export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>) {
+  return (req: NextRequest, context: RouteContext) =>
+    run(req, async () => {
+      const principal = await authenticateWorker(req);
+      const params = (await context?.params) ?? {};
+      return handler({ ...tools(req, params), principal, actor: workerActor(principal) });
+    });
+}
+
+/** A route anyone may call (health). Errors still take the one shape. */
+export function publicRoute(handler: (ctx: RequestTools) => Promise<unknown>) {
+  return (req: NextRequest, context: RouteContext) => run(req, async () => handler(tools(req, (await context?.params) ?? {})));
+}

@@ -1,0 +1,112 @@
+// The audit log: append-only and hash-chained. Each row's hash covers the previous
+// row's hash and the row's own fields, so editing or deleting any row breaks the
+// chain from there on, which `verifyAuditChain` reports.
+import "server-only";
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { prepare, type Tx, withSqlite } from "@/lib/db";
+
+export const GENESIS_HASH = "0".repeat(64);
+
+export type Actor = {
+  type: "user" | "api_token" | "worker" | "system";
+  id: string | null;
+  label: string;
+};
+
+export const SYSTEM_ACTOR: Actor = { type: "system", id: null, label: "system" };
+
+export type AuditInput = {
+  actor: Actor;
+  action: string;
+  targetType?: string | null;
+  targetId?: string | null;
+  agentId?: string | null;
+  data?: Record<string, unknown>;
+};
+
+type Row = {
+  createdAt: number;
+  actorType: string;
+  actorId: string | null;
+  actorLabel: string;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  agentId: string | null;
+  data: string;
+};
+
+export function auditHash(prevHash: string, row: Row): string {
+  const canonical = JSON.stringify([
+    prevHash,
+    row.createdAt,
+    row.actorType,
+    row.actorId,
+    row.actorLabel,
+    row.action,
+    row.targetType,
+    row.targetId,
+    row.agentId,
+    row.data,
+  ]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+function toRow(input: AuditInput, createdAt: number): Row {
+  return {
+    createdAt,
+    actorType: input.actor.type,
+    actorId: input.actor.id,
+    actorLabel: input.actor.label,
+    action: input.action,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId ?? null,
+    agentId: input.agentId ?? null,
+    data: JSON.stringify(input.data ?? {}),
+  };
+}
+
+/** Appends an event inside a Prisma transaction (the same one as the change it records). */
+export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
+  const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
+  const row = toRow(input, Date.now());
+  const hash = auditHash(last?.hash ?? GENESIS_HASH, row);
+  await tx.auditEvent.create({
+    data: { ...row, createdAt: new Date(row.createdAt), prevHash: last?.hash ?? GENESIS_HASH, hash },
+  });
+}
+
+/** Appends an event on the raw connection; call inside the `writeTransaction` of the change. */
+export function appendAuditSync(sqlite: Database.Database, input: AuditInput): void {
+  const last = prepare(sqlite, "SELECT hash FROM AuditEvent ORDER BY id DESC LIMIT 1").get() as { hash: string } | undefined;
+  const prevHash = last?.hash ?? GENESIS_HASH;
+  const row = toRow(input, Date.now());
+  prepare(
+    sqlite,
+    `INSERT INTO AuditEvent (createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, prevHash, hash)
+     VALUES (@createdAt, @actorType, @actorId, @actorLabel, @action, @targetType, @targetId, @agentId, @data, @prevHash, @hash)`,
+  ).run({ ...row, prevHash, hash: auditHash(prevHash, row) });
+}
+
+export type VerifyResult = { ok: boolean; checked: number; brokenAt: number | null };
+
+/** Recomputes the whole chain in id order. */
+export function verifyAuditChain(): Promise<VerifyResult> {
+  return withSqlite((sqlite) => {
+    let prevHash = GENESIS_HASH;
+    let checked = 0;
+    const rows = prepare(
+      sqlite,
+      "SELECT id, createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, prevHash, hash FROM AuditEvent ORDER BY id",
+    ).iterate() as Iterable<Row & { id: number; prevHash: string; hash: string }>;
+    for (const row of rows) {
+      checked += 1;
+      if (row.prevHash !== prevHash || auditHash(prevHash, row) !== row.hash) {
+        return { ok: false, checked, brokenAt: row.id };
+      }
+      prevHash = row.hash;
+    }
+    return { ok: true, checked, brokenAt: null };
+  });
+}

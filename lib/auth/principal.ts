@@ -1,0 +1,97 @@
+// Who is calling: an operator (browser session or operator API token) or a worker
+// (worker token, bound to one agent). The token alone decides; no header naming
+// an agent or a user is trusted.
+import "server-only";
+import type { NextRequest } from "next/server";
+import { getToken } from "next-auth/jwt";
+import type { Actor } from "@/lib/audit/audit-log";
+import { authSecret } from "@/lib/config/secrets";
+import type { UserRole } from "@/lib/contracts/common";
+import { WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
+import { db } from "@/lib/db";
+import { ApiError } from "@/lib/errors";
+import { isUserRole } from "./roles";
+import { hashToken } from "./secrets";
+
+export type OperatorPrincipal = {
+  kind: "user" | "api_token";
+  userId: string;
+  email: string;
+  role: UserRole;
+  tokenId: string | null;
+};
+
+export type WorkerPrincipal = {
+  kind: "worker";
+  tokenId: string;
+  agent: { id: string; name: string; role: "lead" | "worker"; securityProfile: "paranoid" | "standard" | "power" };
+};
+
+const LAST_USED_EVERY_MS = 60_000;
+
+function bearer(req: Request): string | null {
+  const header = req.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError("unauthorized", "The Authorization header must be 'Bearer <token>'");
+  return match[1] ?? null;
+}
+
+function touchLater(lastUsedAt: Date | null, update: () => Promise<unknown>) {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_EVERY_MS) return;
+  update().catch((error) => console.error("[swarmdeck] could not record token use", error));
+}
+
+export async function authenticateOperator(req: NextRequest): Promise<OperatorPrincipal> {
+  const token = bearer(req);
+  if (token) {
+    if (token.startsWith(WORKER_TOKEN_PREFIX)) {
+      throw new ApiError("forbidden", "Worker tokens only work on /api/worker/*; use an operator token or a session");
+    }
+    const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+    if (!row || row.revokedAt || row.user.disabledAt || !isUserRole(row.user.role)) {
+      throw new ApiError("unauthorized", "The API token is not valid or was revoked");
+    }
+    touchLater(row.lastUsedAt, () => db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }));
+    return { kind: "api_token", userId: row.userId, email: row.user.email, role: row.user.role, tokenId: row.id };
+  }
+  const session = await getToken({ req, secret: authSecret() });
+  if (!session?.sub) throw new ApiError("unauthorized", "Sign in or send an operator API token");
+  const user = await db.user.findUnique({ where: { id: session.sub } });
+  if (!user || user.disabledAt || !isUserRole(user.role)) throw new ApiError("unauthorized", "Your session is no longer valid");
+  return { kind: "user", userId: user.id, email: user.email, role: user.role, tokenId: null };
+}
+
+export async function authenticateWorker(req: NextRequest): Promise<WorkerPrincipal> {
+  const token = bearer(req);
+  if (!token) throw new ApiError("unauthorized", "Send the agent's worker token as 'Authorization: Bearer <token>'");
+  if (!token.startsWith(WORKER_TOKEN_PREFIX)) {
+    throw new ApiError("forbidden", "The worker API takes a worker token only; operator tokens and sessions do not work here");
+  }
+  const row = await db.workerToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { agent: true } });
+  if (!row || row.revokedAt || row.agent.archivedAt) throw new ApiError("unauthorized", "The worker token is not valid or was revoked");
+  touchLater(row.lastUsedAt, () => db.workerToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }));
+  const { agent } = row;
+  return {
+    kind: "worker",
+    tokenId: row.id,
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      role: agent.role === "lead" ? "lead" : "worker",
+      securityProfile: agent.securityProfile as WorkerPrincipal["agent"]["securityProfile"],
+    },
+  };
+}
+
+export function operatorActor(principal: OperatorPrincipal): Actor {
+  return {
+    type: principal.kind,
+    id: principal.kind === "api_token" ? principal.tokenId : principal.userId,
+    label: principal.kind === "api_token" ? `${principal.email} (API token)` : principal.email,
+  };
+}
+
+export function workerActor(principal: WorkerPrincipal): Actor {
+  return { type: "worker", id: principal.agent.id, label: principal.agent.name };
+}

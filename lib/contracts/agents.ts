@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { agentNameSchema, agentRoleSchema, securityProfileSchema } from "./common";
+
+export const createAgentBodySchema = z.strictObject({
+  name: agentNameSchema,
+  displayName: z.string().trim().max(80).optional(),
+  description: z.string().max(2000).optional(),
+  role: agentRoleSchema.optional(),
+  securityProfile: securityProfileSchema.optional(),
+  capabilities: z.array(z.string().trim().min(1).max(64)).max(64).optional(),
+  maxConcurrentTasks: z.number().int().min(1).max(32).optional(),
+});
+export type CreateAgentBody = z.infer<typeof createAgentBodySchema>;
+
+export const updateAgentBodySchema = createAgentBodySchema.partial();
+export type UpdateAgentBody = z.infer<typeof updateAgentBodySchema>;
+
+export const agentStatusSchema = z.enum(["idle", "busy", "offline"]);
+
+export const agentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  role: agentRoleSchema,
+  status: agentStatusSchema,
+  online: z.boolean(),
+  capabilities: z.array(z.string()),
+  securityProfile: securityProfileSchema,
+  maxConcurrentTasks: z.number(),
+  lastSeenAt: z.string().nullable(),
+  workerVersion: z.string().nullable(),
+  workerHostname: z.string().nullable(),
+  harness: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AgentDto = z.infer<typeof agentSchema>;
+
+export const listAgentsResponseSchema = z.object({ agents: z.array(agentSchema) });

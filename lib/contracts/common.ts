@@ -1,0 +1,38 @@
+// Enumerations of the domain model, shared by the app, the worker and the tests.
+import { z } from "zod";
+
+export const USER_ROLES = ["admin", "operator", "viewer"] as const;
+export const userRoleSchema = z.enum(USER_ROLES);
+export type UserRole = z.infer<typeof userRoleSchema>;
+
+export const AGENT_ROLES = ["lead", "worker"] as const;
+export const agentRoleSchema = z.enum(AGENT_ROLES);
+export type AgentRole = z.infer<typeof agentRoleSchema>;
+
+export const SECURITY_PROFILES = ["paranoid", "standard", "power"] as const;
+export const securityProfileSchema = z.enum(SECURITY_PROFILES);
+export type SecurityProfile = z.infer<typeof securityProfileSchema>;
+
+/** Agent names are slugs: they become git identities, folder and container names. */
+export const agentNameSchema = z
+  .string()
+  .trim()
+  .min(2, "at least 2 characters")
+  .max(48, "at most 48 characters")
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "lower-case letters, digits and dashes, starting and ending with a letter or digit");
+
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "not a valid id");
+
+export const paginationQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(64).optional(),
+});
+
+export type ApiErrorBody = { error: { code: string; message: string; details?: unknown } };
+
+/** Maximum request body the API accepts (413 beyond), documented in the README. */
+export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,0 +1,135 @@
+// The one database connection of the app process, shared by Prisma and by the
+// raw SQL of the hot paths (task dispatch, memory search, metrics rollups).
+//
+// Why one connection and one lock: better-sqlite3 is synchronous, and Prisma's
+// adapter lets a query made outside an interactive transaction run *inside*
+// whichever transaction is open on the connection. Every statement here goes
+// through a single async mutex instead: a Prisma transaction holds it from
+// BEGIN to COMMIT, a raw block (`withSqlite`) holds it while it runs. Rule: inside
+// `db.$transaction(async (tx) => ...)` use `tx` only, never `db` or `withSqlite`.
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
+import { Mutex } from "async-mutex";
+import type Database from "better-sqlite3";
+import { databaseFile } from "./config/database-url";
+import { PrismaClient } from "./generated/prisma/client";
+
+type Shared = { prisma: PrismaClient; adapter: Promise<SqlDriverAdapter & { client: Database.Database }>; lock: Mutex };
+
+const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared };
+
+function locked<A extends unknown[], R>(lock: Mutex, fn: (...args: A) => Promise<R>) {
+  return (...args: A) => lock.runExclusive(() => fn(...args));
+}
+
+function createShared(): Shared {
+  const file = databaseFile();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const factory = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }, { timestampFormat: "unixepoch-ms" });
+  const lock = new Mutex();
+
+  const adapter = factory.connect().then((raw) => {
+    const withClient = raw as SqlDriverAdapter & { client: Database.Database };
+    const client = withClient.client;
+    client.pragma("journal_mode = WAL");
+    client.pragma("synchronous = NORMAL");
+    client.pragma("foreign_keys = ON");
+    client.pragma("busy_timeout = 5000");
+
+    withClient.queryRaw = locked(lock, raw.queryRaw.bind(raw));
+    withClient.executeRaw = locked(lock, raw.executeRaw.bind(raw));
+    withClient.executeScript = locked(lock, raw.executeScript.bind(raw));
+    const startTransaction = raw.startTransaction.bind(raw);
+    withClient.startTransaction = async (isolationLevel) => {
+      const release = await lock.acquire();
+      let tx: Transaction;
+      try {
+        tx = await startTransaction(isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const commit = tx.commit.bind(tx);
+      const rollback = tx.rollback.bind(tx);
+      tx.commit = async () => {
+        try {
+          await commit();
+        } finally {
+          release();
+        }
+      };
+      tx.rollback = async () => {
+        try {
+          await rollback();
+        } finally {
+          release();
+        }
+      };
+      return tx;
+    };
+    return withClient;
+  });
+
+  const sharedFactory: SqlDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: () => adapter,
+  };
+  const prisma = new PrismaClient({ adapter: sharedFactory });
+  return { prisma, adapter, lock };
+}
+
+function shared(): Shared {
+  globalForDb.swarmdeckDb ??= createShared();
+  return globalForDb.swarmdeckDb;
+}
+
+/** The Prisma client (a singleton across hot reloads). */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, property) {
+    const client = shared().prisma;
+    const value = Reflect.get(client, property, client);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});
+
+/**
+ * Runs `fn` on the raw better-sqlite3 connection while holding the connection's
+ * lock. `fn` is synchronous; wrap writes in `sqlite.transaction(...)` for atomicity.
+ */
+export async function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
+  const { adapter, lock } = shared();
+  const { client } = await adapter;
+  return lock.runExclusive(() => fn(client));
+}
+
+/** Runs a synchronous write transaction on the raw connection. */
+export function writeTransaction<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
+  return withSqlite((sqlite) => sqlite.transaction(() => fn(sqlite))());
+}
+
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/**
+ * A cached prepared statement on the raw connection that reads integers as
+ * numbers (the adapter turns on BigInt reads for the connection as a whole).
+ */
+export function prepare(sqlite: Database.Database, text: string): Database.Statement {
+  let cache = statements.get(sqlite);
+  if (!cache) {
+    cache = new Map();
+    statements.set(sqlite, cache);
+  }
+  let statement = cache.get(text);
+  if (!statement) {
+    statement = sqlite.prepare(text);
+    if (statement.reader) statement.safeIntegers(false);
+    cache.set(text, statement);
+  }
+  return statement;
+}

@@ -1,0 +1,87 @@
+// One error type and one wire shape for every API route:
+// {"error": {"code", "message", "details"?}} with the matching HTTP status.
+import { ZodError } from "zod";
+
+export type ErrorCode =
+  | "bad_request"
+  | "validation_failed"
+  | "invalid_json"
+  | "unauthorized"
+  | "forbidden"
+  | "locked"
+  | "profile_forbids"
+  | "not_found"
+  | "conflict"
+  | "stale_base"
+  | "already_finished"
+  | "payload_too_large"
+  | "not_implemented"
+  | "internal_error";
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  locked: 403,
+  profile_forbids: 403,
+  not_found: 404,
+  conflict: 409,
+  stale_base: 409,
+  already_finished: 409,
+  payload_too_large: 413,
+  not_implemented: 501,
+  internal_error: 500,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = STATUS[code];
+  }
+
+  toBody() {
+    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
+export const forbidden = (message = "You are not allowed to do this") => new ApiError("forbidden", message);
+
+export function errorResponse(error: ApiError): Response {
+  return Response.json(error.toBody(), { status: error.status });
+}
+
+/** Prisma's known request errors, recognised by code without importing the runtime. */
+function prismaCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error && "code" in error && typeof (error as { code: unknown }).code === "string") {
+    const code = (error as { code: string }).code;
+    return /^P\d{4}$/.test(code) ? code : undefined;
+  }
+  return undefined;
+}
+
+/** Turns anything thrown inside a handler into an ApiError; unknown errors are logged, never shown. */
+export function toApiError(error: unknown, context = "request"): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ZodError) {
+    return new ApiError(
+      "validation_failed",
+      "The request is not valid",
+      error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
+    );
+  }
+  const code = prismaCode(error);
+  if (code === "P2002") return new ApiError("conflict", "A record with these values already exists");
+  if (code === "P2025") return new ApiError("not_found", "The record was not found");
+  const id = crypto.randomUUID();
+  console.error(`[swarmdeck] ${context} failed (error id ${id}):`, error);
+  return new ApiError("internal_error", `Something went wrong on our side (error id ${id})`);
+}

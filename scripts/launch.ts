@@ -1,0 +1,83 @@
+// The steps `npm start` (and the test harnesses) take before serving: keep the
+// secrets, build when the build is missing or stale, apply migrations, seed.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { authSecret } from "../lib/config/secrets";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BIN = {
+  next: path.join(ROOT, "node_modules", "next", "dist", "bin", "next"),
+  prisma: path.join(ROOT, "node_modules", "prisma", "build", "index.js"),
+};
+const FINGERPRINT_FILE = path.join(ROOT, ".next", "swarmdeck-source-fingerprint");
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "types",
+  "prisma/schema.prisma",
+  "next.config.ts",
+  "package.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
+const SKIP = new Set(["node_modules", "generated", "monaco", ".next"]);
+
+function walk(entry: string, hash: ReturnType<typeof createHash>) {
+  const full = path.join(ROOT, entry);
+  if (!existsSync(full)) return;
+  const stat = statSync(full);
+  if (stat.isDirectory()) {
+    for (const child of readdirSync(full).sort()) {
+      if (!SKIP.has(child) && !child.endsWith(".test.ts")) walk(path.join(entry, child), hash);
+    }
+  } else {
+    hash.update(`${entry}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+}
+
+/** Changes whenever a file the production build depends on changes. */
+export function sourceFingerprint(): string {
+  const hash = createHash("sha256");
+  for (const entry of SOURCES) walk(entry, hash);
+  return hash.digest("hex");
+}
+
+function run(label: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`${label} failed (exit ${result.status ?? result.signal})`);
+}
+
+export function ensureBuild(log = console.log): void {
+  const fingerprint = sourceFingerprint();
+  const built =
+    existsSync(path.join(ROOT, ".next", "BUILD_ID")) &&
+    existsSync(FINGERPRINT_FILE) &&
+    readFileSync(FINGERPRINT_FILE, "utf8") === fingerprint;
+  if (built) return;
+  log("Building the app (first start, or the sources changed) ...");
+  run("next build", [BIN.next, "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+  writeFileSync(FINGERPRINT_FILE, fingerprint);
+}
+
+export function migrateDeploy(env: NodeJS.ProcessEnv = process.env): void {
+  run("prisma migrate deploy", [BIN.prisma, "migrate", "deploy"], { ...env, CHECKPOINT_DISABLE: "1" });
+}
+
+/** Puts the generated-or-given auth secret into the environment the server inherits. */
+export function prepareSecrets(): void {
+  process.env.NEXTAUTH_SECRET = authSecret();
+}
+
+export function startNext(mode: "start" | "dev", options: { port: number; hostname?: string; env?: NodeJS.ProcessEnv }): ChildProcess {
+  const args = [BIN.next, mode, "--port", String(options.port)];
+  if (options.hostname) args.push("--hostname", options.hostname);
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...(options.env ?? process.env) },
+    stdio: "inherit",
+  });
+}

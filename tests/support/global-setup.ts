@@ -1,0 +1,16 @@
+// Vitest global setup for the HTTP tests: one real server for the whole run.
+import type { TestProject } from "vitest/node";
+import { startTestServer } from "./test-server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    server: { baseUrl: string; dbFile: string; dataDir: string; adminEmail: string; adminPassword: string; adminToken: string };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const server = await startTestServer();
+  const { stop, ...info } = server;
+  project.provide("server", info);
+  return stop;
+}

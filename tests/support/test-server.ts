@@ -1,0 +1,106 @@
+// Starts the real app (`next start` on the production build) against a fresh
+// temporary SQLite database, exactly as `npm start` would, for HTTP and browser tests.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ensureBuild, migrateDeploy } from "../../scripts/launch";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+export type TestServer = {
+  baseUrl: string;
+  dbFile: string;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  adminToken: string;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server did not become healthy within ${timeoutMs} ms`);
+}
+
+export async function startTestServer(options: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<TestServer> {
+  ensureBuild();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
+  const dbFile = path.join(dataDir, "test.db");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const adminEmail = "admin@test.local";
+  const adminPassword = "correct-horse-battery";
+  const adminToken = `sdo_test_${randomBytes(24).toString("base64url")}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: `file:${dbFile}`,
+    SWARMDECK_DATA_DIR: dataDir,
+    NEXTAUTH_URL: baseUrl,
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    SWARMDECK_ADMIN_EMAIL: adminEmail,
+    SWARMDECK_ADMIN_PASSWORD: adminPassword,
+    SWARMDECK_ADMIN_TOKEN: adminToken,
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...options.env,
+  };
+  migrateDeploy(env);
+  const seeded = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "prisma/seed.ts"], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
+  if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "--port", String(port), "--hostname", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env,
+      stdio: options.quiet === false ? "inherit" : ["ignore", "ignore", "inherit"],
+    },
+  );
+  await waitForHealth(baseUrl, child);
+  return {
+    baseUrl,
+    dbFile,
+    dataDir,
+    adminEmail,
+    adminPassword,
+    adminToken,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
