@@ -1,0 +1,65 @@
+// Memory: the worker protocol's memory calls and the operator memory API.
+import { z } from "zod";
+
+export const MEMORY_SCOPES = ["agent", "swarm"] as const;
+export const memoryScopeSchema = z.enum(MEMORY_SCOPES);
+export type MemoryScope = z.infer<typeof memoryScopeSchema>;
+
+export const MEMORY_SOURCES = [
+  "manual",
+  "file_index",
+  "session_summary",
+  "task_completion",
+  "task_failure",
+  "lead_feedback",
+  "reflection",
+] as const;
+export const memorySourceSchema = z.enum(MEMORY_SOURCES);
+export type MemorySource = z.infer<typeof memorySourceSchema>;
+
+export const LEARNING_CATEGORIES = ["mistake-pattern", "best-practice", "codebase-knowledge", "preference"] as const;
+export const learningCategorySchema = z.enum(LEARNING_CATEGORIES);
+
+/** Most text one memory call stores (it is chunked into about 2,000-character pieces). */
+export const MAX_MEMORY_CONTENT_CHARS = 256 * 1024;
+
+export const workerCreateMemoryBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  content: z.string().min(1).max(MAX_MEMORY_CONTENT_CHARS),
+  scope: memoryScopeSchema.default("agent"),
+  source: memorySourceSchema.default("manual"),
+  taskId: z.string().max(64).optional(),
+  /** For file_index: the workspace-relative path, so a re-index replaces the old chunks. */
+  path: z.string().max(512).optional(),
+});
+export const createMemoryResponseSchema = z.object({ ids: z.array(z.number()) });
+
+export const searchMemoryBodySchema = z.strictObject({
+  query: z.string().trim().min(1).max(2000),
+  limit: z.number().int().min(1).max(50).default(10),
+  scope: z.enum(["agent", "swarm", "all"]).default("all"),
+});
+
+export const memoryResultSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  content: z.string(),
+  /** 0..1 on every search mode; see lib/memory/README (score scale). */
+  score: z.number(),
+  scope: memoryScopeSchema,
+  source: memorySourceSchema,
+  agentId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const searchMemoryResponseSchema = z.object({
+  results: z.array(memoryResultSchema),
+  mode: z.enum(["keyword", "vector", "hybrid"]),
+});
+
+export const learningBodySchema = z.strictObject({
+  targetAgentId: z.string().min(1).max(64),
+  category: learningCategorySchema,
+  learning: z.string().trim().min(1).max(8000),
+  /** Also add a line to the target's CLAUDE.md as a new version. */
+  addToClaudeMd: z.boolean().default(false),
+});

@@ -1,0 +1,154 @@
+// Tasks: the operator API and the worker protocol's task calls (DESIGN.md).
+import { z } from "zod";
+
+export const TASK_STATUSES = ["unassigned", "offered", "pending", "in_progress", "completed", "failed", "cancelled"] as const;
+export const taskStatusSchema = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+export const FINISHED_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
+
+const tagSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'");
+
+/** Most output a task keeps (the worker bounds what it sends to this). */
+export const MAX_TASK_OUTPUT_CHARS = 256 * 1024;
+
+export const createTaskBodySchema = z.strictObject({
+  title: z.string().trim().min(1, "a title is required").max(200),
+  description: z
+    .string()
+    .max(64 * 1024)
+    .default(""),
+  type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[a-z][a-z0-9_-]*$/)
+    .default("task"),
+  tags: z.array(tagSchema).max(20).default([]),
+  priority: z.number().int().min(-100).max(100).default(0),
+  agentId: z.string().max(64).nullish(),
+  parentTaskId: z.string().max(64).nullish(),
+});
+export type CreateTaskBody = z.infer<typeof createTaskBodySchema>;
+
+export const listTasksQuerySchema = z.object({
+  status: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(",") : undefined))
+    .pipe(z.array(taskStatusSchema).optional()),
+  agentId: z.string().max(64).optional(),
+  tag: tagSchema.optional(),
+  q: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(64).optional(),
+});
+
+export const patchTaskBodySchema = z.discriminatedUnion("action", [
+  z.strictObject({ action: z.literal("cancel"), reason: z.string().trim().max(1000).optional() }),
+  z.strictObject({ action: z.literal("reassign"), agentId: z.string().min(1).max(64) }),
+  z.strictObject({ action: z.literal("unassign") }),
+  z.strictObject({ action: z.literal("retry") }),
+]);
+export type PatchTaskBody = z.infer<typeof patchTaskBodySchema>;
+
+export const taskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  type: z.string(),
+  tags: z.array(z.string()),
+  priority: z.number(),
+  status: taskStatusSchema,
+  agentId: z.string().nullable(),
+  agentName: z.string().nullable(),
+  parentTaskId: z.string().nullable(),
+  attempts: z.number(),
+  claimedAt: z.string().nullable(),
+  heartbeatAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  progress: z.string().nullable(),
+  output: z.string().nullable(),
+  summary: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TaskDto = z.infer<typeof taskSchema>;
+
+export const taskEventSchema = z.object({
+  id: z.number(),
+  type: z.string(),
+  fromStatus: z.string().nullable(),
+  toStatus: z.string().nullable(),
+  message: z.string(),
+  data: z.unknown(),
+  actorType: z.string(),
+  actorId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TaskEventDto = z.infer<typeof taskEventSchema>;
+
+export const listTasksResponseSchema = z.object({ tasks: z.array(taskSchema), nextCursor: z.string().nullable() });
+export const taskWithEventsResponseSchema = z.object({ task: taskSchema, events: z.array(taskEventSchema) });
+
+// ------------------------------------------------------------ worker protocol
+
+export const MAX_POLL_WAIT_MS = 30_000;
+export const pollQuerySchema = z.object({ waitMs: z.coerce.number().int().min(0).max(MAX_POLL_WAIT_MS).default(0) });
+export const pollResponseSchema = z.object({ task: taskSchema });
+
+export const bundleFileSchema = z.object({ kind: z.string(), path: z.string(), content: z.string(), versionId: z.string().nullable() });
+export const bundleMemorySchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  content: z.string(),
+  score: z.number(),
+  scope: z.string(),
+  source: z.string(),
+});
+export const bundleResponseSchema = z.object({
+  task: taskSchema,
+  files: z.array(bundleFileSchema),
+  setupScript: z.object({ global: z.string(), agent: z.string(), composed: z.string() }),
+  systemPrompt: z.string(),
+  taskPrompt: z.string(),
+  memories: z.array(bundleMemorySchema),
+});
+export type Bundle = z.infer<typeof bundleResponseSchema>;
+
+export const heartbeatBodySchema = z.strictObject({ progress: z.string().max(4000).optional() });
+export const heartbeatResponseSchema = z.object({ cancelled: z.boolean(), status: taskStatusSchema });
+
+export const completeBodySchema = z.strictObject({
+  output: z.string().max(MAX_TASK_OUTPUT_CHARS),
+  summary: z
+    .string()
+    .max(16 * 1024)
+    .optional(),
+});
+export const failBodySchema = z.strictObject({
+  failureReason: z
+    .string()
+    .trim()
+    .min(1, "a failure reason is required")
+    .max(16 * 1024),
+  output: z.string().max(MAX_TASK_OUTPUT_CHARS).optional(),
+});
+/** Gives a claimed task back (the worker is stopping): to its agent or the pool, attempt + 1. */
+export const releaseBodySchema = z.strictObject({ reason: z.string().trim().min(1).max(4000) });
+
+/** A worker files a task itself (idle improvement proposals): unassigned, for an operator to accept. */
+export const workerCreateTaskBodySchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  description: z
+    .string()
+    .max(64 * 1024)
+    .default(""),
+  tags: z.array(tagSchema).max(20).default([]),
+});
