@@ -91,6 +91,12 @@ export const workerPutIdentityBodySchema = z.strictObject({
   baseVersionId: z.string().max(64).nullable(),
   reason: z.string().trim().min(1, "a reason is required").max(1000),
   trigger: triggerSchema,
+  /**
+   * "write" (default) applies what the agent's profile allows; "propose" always
+   * queues a proposal for an operator (`swarm identity propose`, and the worker's
+   * retry of a 409 so that the agent's text is never lost).
+   */
+  mode: z.enum(["write", "propose"]).default("write"),
   taskId: z.string().max(64).optional(),
 });
 export type WorkerPutIdentityBody = z.infer<typeof workerPutIdentityBodySchema>;
