@@ -121,4 +121,16 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   await expect(page.getByTestId("identity-version")).toBeHidden();
   await page.getByTestId("preview-prompt").click();
   await expect(page.getByTestId("prompt-preview")).toContainText("bootstrap mode");
+  await page.keyboard.press("Escape");
+
+  // The same screens in the dark theme.
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.getByTestId("identity-tab-bootstrap").click();
+  await expect(page.locator("[data-testid=identity-editor] .monaco-editor.vs-dark")).toBeVisible();
+  await page.screenshot({ path: "test-results/identity-dark.png" });
+  await page.goto("/proposals");
+  await expect(page.getByRole("heading", { name: "Proposals" })).toBeVisible();
+  await page.screenshot({ path: "test-results/proposals-dark.png" });
+  await page.getByTestId("theme-toggle").click();
 });
