@@ -130,7 +130,7 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   await expect(page.locator("[data-testid=identity-editor] .monaco-editor.vs-dark")).toBeVisible();
   await page.screenshot({ path: "test-results/identity-dark.png" });
   await page.goto("/proposals");
-  await expect(page.getByRole("heading", { name: "Proposals" })).toBeVisible();
+  await expect(page.getByTestId("proposal-list").or(page.getByTestId("empty-state"))).toBeVisible();
   await page.screenshot({ path: "test-results/proposals-dark.png" });
   await page.getByTestId("theme-toggle").click();
 });

@@ -35,7 +35,7 @@ describe("locked kinds", () => {
       expect(versionCount(agent.id, kind)).toBe(1);
       expect((await current(agent.id, slug)).content).toBe(base.content);
       expect(lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
-      expect((await admin().get("/api/v1/proposals?agentId=" + agent.id)).body.total).toBe(0);
+      expect((await admin().get(`/api/v1/proposals?agentId=${agent.id}`)).body.total).toBe(0);
     });
   }
 });

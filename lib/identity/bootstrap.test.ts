@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDeploy } from "@/scripts/launch";
 
 const dir = mkdtempSync(path.join(tmpdir(), "swarmdeck-identity-unit-"));
+const previousUrl = process.env.DATABASE_URL;
 process.env.DATABASE_URL = `file:${path.join(dir, "unit.db")}`;
 
 type Modules = {
@@ -34,7 +35,12 @@ beforeAll(async () => {
   };
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await m?.db.db.$disconnect();
+  if (previousUrl === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = previousUrl;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const operator = { type: "operator" as const, id: "user-1" };
 let counter = 0;
