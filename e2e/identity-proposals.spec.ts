@@ -16,6 +16,9 @@ async function propose(token: string, agentId: string, slug: string, content: st
   return reply.body.proposalId;
 }
 
+// Monaco is heavy and the test machine is shared: these are long user journeys.
+test.describe.configure({ timeout: 120_000 });
+
 test("approve, approve edited, and reject with a note", async ({ page }) => {
   const agent = await newAgent({ securityProfile: "standard" });
   const token = workerToken(agent.id);
@@ -35,7 +38,7 @@ test("approve, approve edited, and reject with a note", async ({ page }) => {
   await list.getByTestId(`proposal-${soul}`).click();
   const review = page.getByTestId("proposal-review");
   await expect(review).toContainText(`${agent.name} wants to change SOUL.md`);
-  await expect(review.locator(".editor.modified")).toContainText("I prefer short answers.");
+  await expect(review.locator(".editor.modified")).toContainText("I prefer short answers.", { timeout: 30_000 });
   await expect(review.locator(".editor.original")).toContainText("Core Values");
   await page.screenshot({ path: "test-results/proposals-review.png" });
   await page.getByTestId("approve-note").fill("Agreed");
@@ -47,7 +50,7 @@ test("approve, approve edited, and reject with a note", async ({ page }) => {
   await list.getByTestId(`proposal-${identity}`).click();
   await expect(review).toContainText("wants to change IDENTITY.md");
   const modified = review.locator(".editor.modified .view-lines");
-  await expect(modified).toContainText("Name: Quill");
+  await expect(modified).toContainText("Name: Quill", { timeout: 30_000 });
   await modified.click();
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.insertText("Emoji: 🪶\n");
@@ -100,7 +103,7 @@ test("a proposal whose base moved shows the three-way merge to resolve", async (
   await page.goto("/proposals");
   await page.getByTestId(`proposal-${id}`).click();
   await expect(page.getByTestId("proposal-moved")).toContainText("The changes overlap");
-  await expect(page.getByTestId("proposal-review").locator(".editor.modified")).toContainText("<<<<<<< current");
+  await expect(page.getByTestId("proposal-review").locator(".editor.modified")).toContainText("<<<<<<< current", { timeout: 30_000 });
   await expect(page.getByTestId("approve-proposal")).toBeDisabled();
   await page.screenshot({ path: "test-results/proposals-conflict.png" });
 });

@@ -5,6 +5,9 @@
 import { identityFile, newAgent, replaceEditorText } from "./identity-support";
 import { apiCall, expect, signIn, test } from "./support/fixtures";
 
+// Monaco is heavy and the test machine is shared: these are long user journeys.
+test.describe.configure({ timeout: 120_000 });
+
 test("edit SOUL.md in Monaco, save with a reason, compare versions, restore one", async ({ page }) => {
   const agent = await newAgent();
   const template = await identityFile(agent.id, "soul");
@@ -32,7 +35,7 @@ test("edit SOUL.md in Monaco, save with a reason, compare versions, restore one"
   await history.getByTestId("select-version-2").check();
   await history.getByTestId("compare-versions").click();
   const diff = page.getByTestId("version-diff");
-  await expect(diff.locator(".monaco-diff-editor")).toBeVisible();
+  await expect(diff.locator(".monaco-diff-editor")).toBeVisible({ timeout: 30_000 });
   await expect(diff.locator(".editor.modified")).toContainText("I write small, tested changes");
   await expect(diff.locator(".editor.original")).toContainText("Core Values");
   await page.screenshot({ path: "test-results/identity-compare.png" });
@@ -70,7 +73,7 @@ test("a stale save shows who saved first, their changes beside mine, and saves t
 
   await page.getByTestId("see-their-changes").click();
   const diff = page.getByTestId("conflict-diff");
-  await expect(diff.locator(".editor.original")).toContainText("Theirs: fast and bold.");
+  await expect(diff.locator(".editor.original")).toContainText("Theirs: fast and bold.", { timeout: 30_000 });
   await expect(diff.locator(".editor.modified")).toContainText("Mine: patient and precise.");
   await page.screenshot({ path: "test-results/identity-conflict-diff.png" });
   await replaceEditorText(page, "[data-testid=conflict-diff] .editor.modified", "# SOUL.md\n\nMerged: patient, precise, and bold.\n");
@@ -108,7 +111,7 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   const preview = page.getByTestId("prompt-preview");
   await expect(preview).toContainText("normal mode");
   await expect(preview).toContainText("BOOTSTRAP.md will be retired");
-  await expect(preview.locator(".monaco-editor")).toContainText("AGENT.md");
+  await expect(preview.locator(".monaco-editor")).toContainText("AGENT.md", { timeout: 30_000 });
   await page.keyboard.press("Escape");
 
   await page.getByTestId("rebootstrap").click();
@@ -127,7 +130,7 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   await page.getByTestId("theme-toggle").click();
   await expect(page.locator("html")).toHaveClass(/dark/);
   await page.getByTestId("identity-tab-bootstrap").click();
-  await expect(page.locator("[data-testid=identity-editor] .monaco-editor.vs-dark")).toBeVisible();
+  await expect(page.locator("[data-testid=identity-editor] .monaco-editor.vs-dark")).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: "test-results/identity-dark.png" });
   await page.goto("/proposals");
   await expect(page.getByTestId("proposal-list").or(page.getByTestId("empty-state"))).toBeVisible();
