@@ -116,7 +116,7 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
 
   await page.getByTestId("rebootstrap").click();
   await expect(page.getByTestId("rebootstrap-description")).toContainText("This erases SOUL.md, IDENTITY.md and USER.md");
-  await expect(page.getByTestId("confirm-action")).toHaveText("Erase SOUL.md, IDENTITY.md and USER.md");
+  await expect(page.getByTestId("confirm-action")).toHaveText("Erase and re-bootstrap");
   await page.screenshot({ path: "test-results/identity-rebootstrap.png" });
   await page.getByTestId("confirm-action").click();
   await expect(page.getByText("Re-bootstrapped: archived SOUL.md, IDENTITY.md and USER.md")).toBeVisible();

@@ -157,7 +157,7 @@ export function RebootstrapButton({ agentId, agentName, existing }: { agentId: s
             </p>
           </div>
         }
-        confirmLabel={erased.length ? `Erase ${listFiles(erased)}` : "Restore BOOTSTRAP.md"}
+        confirmLabel={erased.length ? "Erase and re-bootstrap" : "Restore BOOTSTRAP.md"}
         destructive
         busy={run.isPending}
         onConfirm={() => run.mutate()}
