@@ -119,6 +119,10 @@ describe("403: authenticated but not allowed", () => {
     expectError(await op.post("/api/v1/tokens", { name: "mine" }), 403, "forbidden");
     expectError(await op.post(`/api/v1/agents/${agent.id}/tokens`, { name: "w" }), 403, "forbidden");
     expectError(await op.put("/api/v1/config", { scope: "global", key: "OP_SECRET", value: "s", secret: true }), 403, "forbidden");
+    const name = uniqueName();
+    expectError(await op.post("/api/v1/agents", { name, securityProfile: "power" }), 403, "forbidden");
+    expect(await agentNames()).not.toContain(name);
+    expect((await op.post("/api/v1/agents", { name, securityProfile: "standard" })).status).toBe(201);
     // An operator may still change what is theirs to change.
     expect((await op.patch(`/api/v1/agents/${agent.id}`, { description: "by an operator" })).status).toBe(200);
   });
