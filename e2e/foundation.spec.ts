@@ -145,3 +145,24 @@ test("the audit log lists what happened and verifies its chain", async ({ page }
   await expect(page.getByTestId("verify-result")).toContainText("Chain intact");
   await shoot(page, "audit");
 });
+
+test("a viewer reads but gets no write controls, and sees why", async ({ page }) => {
+  const email = `${uniqueName("viewer")}@test.local`;
+  const password = "viewer-password-123";
+  expect((await apiCall("POST", "/api/v1/users", { email, role: "viewer", password })).status).toBe(201);
+  const agent = await apiCall("POST", "/api/v1/agents", { name: uniqueName("viewed") });
+  await signIn(page, email, password);
+  await page.goto("/agents");
+  await expect(page.getByTestId("agents-table")).toBeVisible();
+  await expect(page.getByTestId("new-agent")).toHaveCount(0);
+  await page.goto(`/agents/${agent.body.agent.id}`);
+  await expect(page.getByText("Only an admin can change the security profile.")).toBeVisible();
+  await expect(page.getByTestId("security-profile-help")).toContainText("proposals for an operator's review");
+  await expect(page.getByTestId("security-profile-select")).toHaveCount(0);
+  await expect(page.getByText("Only an admin can create or revoke worker tokens.")).toBeVisible();
+  await expect(page.getByTestId("archive-agent")).toHaveCount(0);
+  await shoot(page, "agent-detail-viewer");
+  await page.goto("/settings");
+  await expect(page.getByText("API tokens and users are managed by admins.")).toBeVisible();
+  await expect(page.getByTestId("save-setup-script")).toHaveCount(0);
+});
