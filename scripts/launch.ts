@@ -12,18 +12,9 @@ const BIN = {
   prisma: path.join(ROOT, "node_modules", "prisma", "build", "index.js"),
 };
 const FINGERPRINT_FILE = path.join(ROOT, ".next", "swarmdeck-source-fingerprint");
-const SOURCES = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "types",
-  "prisma/schema.prisma",
-  "next.config.ts",
-  "package.json",
-  "postcss.config.mjs",
-  "tsconfig.json",
-];
+const SOURCE_DIRS = ["app", "components", "lib", "public", "types", "prisma/schema.prisma"];
+// Root files count too (next.config.ts, proxy.ts, instrumentation.ts, package.json, ...).
+const ROOT_FILE = /\.(ts|tsx|mjs|js|json)$/;
 const SKIP = new Set(["node_modules", "generated", "monaco", ".next"]);
 
 function walk(entry: string, hash: ReturnType<typeof createHash>) {
@@ -42,7 +33,10 @@ function walk(entry: string, hash: ReturnType<typeof createHash>) {
 /** Changes whenever a file the production build depends on changes. */
 export function sourceFingerprint(): string {
   const hash = createHash("sha256");
-  for (const entry of SOURCES) walk(entry, hash);
+  const rootFiles = readdirSync(ROOT).filter(
+    (name) => ROOT_FILE.test(name) && name !== "package-lock.json" && statSync(path.join(ROOT, name)).isFile(),
+  );
+  for (const entry of [...SOURCE_DIRS, ...rootFiles.sort()]) walk(entry, hash);
   return hash.digest("hex");
 }
 
