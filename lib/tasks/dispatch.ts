@@ -45,9 +45,9 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     const agent = prepare(
       sqlite,
       `SELECT maxConcurrentTasks AS max, archivedAt,
-        (SELECT COUNT(*) FROM Task WHERE agentId = ?1 AND status = 'in_progress') AS running
-       FROM Agent WHERE id = ?1`,
-    ).get(agentId) as { max: number; archivedAt: number | null; running: number } | undefined;
+        (SELECT COUNT(*) FROM Task WHERE agentId = @agentId AND status = 'in_progress') AS running
+       FROM Agent WHERE id = @agentId`,
+    ).get({ agentId }) as { max: number; archivedAt: number | null; running: number } | undefined;
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
     if ((lastSeenWritten.get(agentId) ?? 0) < now - LAST_SEEN_EVERY_MS) {

@@ -150,10 +150,10 @@ export function endOpenSession(sqlite: Database.Database, taskId: string, at: nu
 export function refreshAgentBusy(sqlite: Database.Database, agentId: string, at: number): void {
   prepare(
     sqlite,
-    `UPDATE Agent SET status = CASE WHEN EXISTS (SELECT 1 FROM Task WHERE agentId = ?1 AND status = 'in_progress') THEN 'busy' ELSE 'idle' END,
-       updatedAt = ?2
-     WHERE id = ?1 AND status <> CASE WHEN EXISTS (SELECT 1 FROM Task WHERE agentId = ?1 AND status = 'in_progress') THEN 'busy' ELSE 'idle' END`,
-  ).run(agentId, at);
+    `UPDATE Agent SET status = CASE WHEN EXISTS (SELECT 1 FROM Task WHERE agentId = @agentId AND status = 'in_progress') THEN 'busy' ELSE 'idle' END,
+       updatedAt = @at
+     WHERE id = @agentId AND status <> CASE WHEN EXISTS (SELECT 1 FROM Task WHERE agentId = @agentId AND status = 'in_progress') THEN 'busy' ELSE 'idle' END`,
+  ).run({ agentId, at });
 }
 
 /**
