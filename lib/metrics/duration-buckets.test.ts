@@ -20,9 +20,9 @@ describe("duration buckets", () => {
 
   it("takes the nearest-rank median and p90", () => {
     const hist = emptyHistogram();
-    hist[bucketOf(2000)] += 5;
-    hist[bucketOf(60_000)] += 4;
-    hist[bucketOf(600_000)] += 1;
+    hist[bucketOf(2000)] = 5;
+    hist[bucketOf(60_000)] = 4;
+    hist[bucketOf(600_000)] = 1;
     expect(quantile(hist, 0.5)).toBe(bucketMidpoint(bucketOf(2000)));
     expect(quantile(hist, 0.9)).toBe(bucketMidpoint(bucketOf(60_000)));
     expect(quantile(hist, 1)).toBe(bucketMidpoint(bucketOf(600_000)));

@@ -56,7 +56,7 @@ export function parseHistogram(text: string | null | undefined): number[] {
 }
 
 export function addInto(target: number[], source: number[]): number[] {
-  for (let i = 0; i < BUCKETS; i += 1) target[i] += source[i] ?? 0;
+  for (let i = 0; i < BUCKETS; i += 1) target[i] = (target[i] ?? 0) + (source[i] ?? 0);
   return target;
 }
 
@@ -68,7 +68,7 @@ export function quantile(hist: number[], q: number): number | null {
   const rank = Math.max(1, Math.ceil(q * total));
   let seen = 0;
   for (let i = 0; i < hist.length; i += 1) {
-    seen += hist[i];
+    seen += hist[i] ?? 0;
     if (seen >= rank) return bucketMidpoint(i);
   }
   return bucketMidpoint(hist.length - 1);

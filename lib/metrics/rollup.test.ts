@@ -32,7 +32,7 @@ describe("recordTaskRollup", () => {
       ["2026-11-02", "", 1],
       ["2026-11-02", "a", 0],
     ]);
-    const a2 = rows[2];
+    const a2 = rows[2] ?? {};
     expect([a2.completed, a2.failed, a2.cancelled, a2.durationCount, a2.durationSumMs]).toEqual([3, 1, 1, 3, 94_100]);
     const hist = JSON.parse(String(a2.durationHist)) as number[];
     expect(hist[bucketOf(2000)]).toBe(2);

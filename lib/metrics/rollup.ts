@@ -11,15 +11,13 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { prepare } from "@/lib/db";
 import { BUCKETS, bucketOf, emptyHistogram } from "./duration-buckets";
+import { utcDay } from "./rollup-day";
+
+export { utcDay };
 
 export type TaskRollupChange =
   | { kind: "created"; agentId: string | null; at: number }
   | { kind: "completed" | "failed" | "cancelled"; agentId: string | null; at: number; durationMs: number | null };
-
-/** YYYY-MM-DD (UTC) of an epoch-ms instant. */
-export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
-}
 
 const EMPTY = JSON.stringify(emptyHistogram());
 
