@@ -11,6 +11,9 @@ import { addRow, agentNames, emptyTotals, readRollups, summarize, type Totals } 
 /** An agent needs this many decided tasks in each week to be ranked by change. */
 export const WEEKLY_MIN_TASKS = 3;
 
+/** How far a failure rate moved; agents without enough tasks to tell sort last. */
+const moved = (change: number | null) => (change === null ? -1 : Math.abs(change));
+
 export function getWeeklyReport({ clock = systemClock, endDay }: { clock?: Clock; endDay?: string } = {}) {
   const to = endDay ?? utcDay(clock());
   const thisWeek = dayRange(addDays(to, -6), to);
@@ -57,7 +60,7 @@ export function getWeeklyReport({ clock = systemClock, endDay }: { clock?: Clock
       })
       .sort(
         (a, b) =>
-          Math.abs(b.failureRateChange ?? -1) - Math.abs(a.failureRateChange ?? -1) ||
+          moved(b.failureRateChange) - moved(a.failureRateChange) ||
           Math.abs(b.completedChange) - Math.abs(a.completedChange) ||
           a.agentName.localeCompare(b.agentName),
       );
