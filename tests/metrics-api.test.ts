@@ -1,6 +1,6 @@
 // Every metric endpoint against a seeded history with exactly known answers.
 // The history lives in March 2025, a range no other test writes to.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bucketMidpoint, bucketOf } from "@/lib/metrics/duration-buckets";
 import { admin, client, createAgent, server } from "./support/client";
 import { openTestDb, seedMemory, seedProposal, seedRetrieval, seedTask, seedVersion } from "./support/metrics-seed";

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ensureBuild } from "../scripts/launch";
 import { openTestDb } from "./support/metrics-seed";
 import { startTestServer, type TestServer } from "./support/test-server";
 
@@ -64,8 +65,9 @@ afterAll(async () => {
 
 describe("scheduler", () => {
   it("fires a slot on time exactly once, survives a restart, and collapses missed slots", async () => {
-    // The server's clock starts 30 s before the first slot.
-    const offset = Date.parse(FIRST_SLOT) - 30_000 - Date.now();
+    // Build first (when sources changed), then start the server's clock 45 s before the first slot.
+    ensureBuild();
+    const offset = Date.parse(FIRST_SLOT) - 45_000 - Date.now();
     let s = await start(offset);
 
     const agent = (await call(s, "POST", "/api/v1/agents", { name: `sched-${Date.now().toString(36)}` })).body.agent;

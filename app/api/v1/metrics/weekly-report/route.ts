@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { operatorRoute } from "@/lib/api/handler";
 import { metricsQuerySchema } from "@/lib/contracts/metrics";
 import { getWeeklyReport } from "@/lib/metrics/weekly-report";
