@@ -7,9 +7,11 @@
 // *completed* that day (sum, count, log-scale histogram: lib/metrics/duration-buckets).
 // Failed and cancelled durations are left out so duration trends show how long
 // successful work takes, not how long a timeout took.
-import "server-only";
+//
+// No "server-only" here on purpose: the function works on whichever connection it
+// is given, and the benchmark and the test seeders build their rollups with this
+// very code on their own connections.
 import type Database from "better-sqlite3";
-import { prepare } from "@/lib/db";
 import { BUCKETS, bucketOf, emptyHistogram } from "./duration-buckets";
 import { utcDay } from "./rollup-day";
 
@@ -20,6 +22,22 @@ export type TaskRollupChange =
   | { kind: "completed" | "failed" | "cancelled"; agentId: string | null; at: number; durationMs: number | null };
 
 const EMPTY = JSON.stringify(emptyHistogram());
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepare(sqlite: Database.Database, sql: string): Database.Statement {
+  let cache = statements.get(sqlite);
+  if (!cache) {
+    cache = new Map();
+    statements.set(sqlite, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = sqlite.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
 
 const CREATED_SQL = `INSERT INTO TaskDailyRollup (day, agentId, created, durationHist) VALUES (@day, @agentId, 1, '${EMPTY}')
   ON CONFLICT(day, agentId) DO UPDATE SET created = created + 1`;
