@@ -53,10 +53,16 @@ export async function embedBatch(): Promise<number> {
         `UPDATE Memory SET embedding = ?, embeddingModel = ?, embeddingDims = ?, embeddingStatus = 'done',
            embeddingError = NULL, embeddingAttempts = embeddingAttempts + 1, updatedAt = ? WHERE id = ?`,
       );
-      rows.forEach((row, i) => update.run(toBytes(vectors[i]!), config.embeddingModel, config.dimensions, now, row.id));
+      rows.forEach((row, i) => {
+        update.run(toBytes(vectors[i]!), config.embeddingModel, config.dimensions, now, row.id);
+      });
     });
     const index = memoryIndex();
-    if (index) rows.forEach((row, i) => index.add(row.id, vectors[i]!, row));
+    if (index) {
+      rows.forEach((row, i) => {
+        index.add(row.id, vectors[i]!, row);
+      });
+    }
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     const now = Date.now();

@@ -79,6 +79,8 @@ export async function listMemories(args: { filter: z.infer<typeof listMemoriesQu
 }
 
 export async function getMemory(args: { id: number }): Promise<MemoryDetail | null> {
-  const row = await withSqlite((sqlite) => prepare(sqlite, `SELECT ${COLUMNS} FROM Memory m WHERE m.id = ?`).get(args.id) as Row | undefined);
+  const row = await withSqlite(
+    (sqlite) => prepare(sqlite, `SELECT ${COLUMNS} FROM Memory m WHERE m.id = ?`).get(args.id) as Row | undefined,
+  );
   return row ? toDetail(row) : null;
 }

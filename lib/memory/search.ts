@@ -135,7 +135,9 @@ function hydrate(sqlite: Database.Database, ids: number[], where: ReturnType<typ
   ).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
 }
 
-export async function searchMemories(args: SearchArgs): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
+export async function searchMemories(
+  args: SearchArgs,
+): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
   const started = performance.now();
   const where = visibility(args);
   const fts = toFtsQuery(args.query);
@@ -174,7 +176,8 @@ export async function searchMemories(args: SearchArgs): Promise<{ results: Searc
   const scored: SearchResult[] = rows.map((row) => {
     const kw = keywordScore(coverage(stems, `${row.name}\n${row.content}`), bm25.get(row.id) ?? null);
     let vec: number | null = null;
-    if (queryVector && row.embedding && row.embeddingDims === queryVector.length) vec = vectorScore(cosine(queryVector, fromBytes(row.embedding)));
+    if (queryVector && row.embedding && row.embeddingDims === queryVector.length)
+      vec = vectorScore(cosine(queryVector, fromBytes(row.embedding)));
     const relevance = mode === "keyword" || vec === null ? kw : mode === "vector" ? vec : fuseScores(kw, vec);
     const score = finalScore(relevance, rankingFactor({ source: row.source, createdAt: row.createdAt, accessCount: row.accessCount }));
     return {

@@ -81,7 +81,11 @@ export class VectorIndex {
 
   private grow(min: number) {
     const capacity = Math.max(min, Math.ceil(this.capacity * 1.5), 1024);
-    const copy = <T extends Uint32Array | Int8Array | Float32Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T, per: number) => {
+    const copy = <T extends Uint32Array | Int8Array | Float32Array | Int32Array | Uint8Array>(
+      old: T,
+      make: (n: number) => T,
+      per: number,
+    ) => {
       const next = make(capacity * per);
       next.set(old.subarray(0, this.used * per));
       return next;
