@@ -8,7 +8,7 @@ import { prepare, withSqlite, writeTransaction } from "@/lib/db";
 import { embedTexts, providerConfig } from "./provider";
 import { finalScore, fuseScores, keywordScore, rankingFactor, vectorScore } from "./scoring";
 import { ensureIndex, indexReady, memoryIndex } from "./search-index";
-import { queryStems, stem, toFtsQuery, words } from "./text";
+import { coverage, queryStems, toFtsQuery } from "./text";
 import { cosine, fromBytes, type VectorFilter } from "./vector-index";
 
 /** Who is searching: operators and lead agents see everything; a worker its own agent scope and the swarm. */
@@ -77,34 +77,6 @@ function vectorFilter(args: SearchArgs, agentCode: (id: string) => number): Vect
     swarm: args.scope !== "agent",
     agentCode: restrictTo ? agentCode(restrictTo) : -1,
   };
-}
-
-// Stemming every word of every candidate would dominate a search; words repeat
-// across memories, so their stems are memoised (bounded).
-const stemMemo = new Map<string, string>();
-function memoStem(word: string): string {
-  let value = stemMemo.get(word);
-  if (value === undefined) {
-    if (stemMemo.size > 100_000) stemMemo.clear();
-    value = stem(word);
-    stemMemo.set(word, value);
-  }
-  return value;
-}
-
-/**
- * The share of the query's meaningful stems that `text` holds. A long query (a
- * task description) counts as fully covered once 2·√n of its n stems match, so
- * a focused memory can still score high against a long prompt.
- */
-export function coverage(stems: string[], text: string): number {
-  if (stems.length === 0) return 0;
-  const present = new Set<string>();
-  for (const word of new Set(words(text))) present.add(memoStem(word));
-  let matched = 0;
-  for (const s of stems) if (present.has(s)) matched++;
-  const needed = Math.min(stems.length, Math.max(4, Math.ceil(2 * Math.sqrt(stems.length))));
-  return Math.min(1, matched / needed);
 }
 
 const queryCache = new Map<string, Float32Array>();

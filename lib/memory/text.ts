@@ -54,3 +54,31 @@ export function toFtsQuery(text: string): string | null {
   if (chosen.length === 0) return null;
   return chosen.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
 }
+
+// Stemming every word of every candidate would dominate a search; words repeat
+// across memories, so their stems are memoised (bounded).
+const stemMemo = new Map<string, string>();
+function memoStem(word: string): string {
+  let value = stemMemo.get(word);
+  if (value === undefined) {
+    if (stemMemo.size > 100_000) stemMemo.clear();
+    value = stem(word);
+    stemMemo.set(word, value);
+  }
+  return value;
+}
+
+/**
+ * The share of the query's meaningful stems that `text` holds. A long query (a
+ * task description) counts as fully covered once 2·√n of its n stems match, so
+ * a focused memory can still score high against a long prompt.
+ */
+export function coverage(stems: string[], text: string): number {
+  if (stems.length === 0) return 0;
+  const present = new Set<string>();
+  for (const word of new Set(words(text))) present.add(memoStem(word));
+  let matched = 0;
+  for (const s of stems) if (present.has(s)) matched++;
+  const needed = Math.min(stems.length, Math.max(4, Math.ceil(2 * Math.sqrt(stems.length))));
+  return Math.min(1, matched / needed);
+}

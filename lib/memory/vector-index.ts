@@ -177,7 +177,7 @@ export class VectorIndex {
     for (let slot = 0, base = 0; slot < this.used; slot++, base += words) {
       const ok =
         this.ids[slot]! >= 0 &&
-        (this.swarm[slot] === 1 ? filter.swarm : filter.agent && (filter.agentCode < 0 || this.agents[slot] === filter.agentCode));
+        (this.swarm[slot] === 1 ? filter.swarm : filter.agent && (filter.agentCode === -1 || this.agents[slot] === filter.agentCode));
       if (!ok) {
         distance[slot] = hidden;
         continue;
@@ -191,7 +191,8 @@ export class VectorIndex {
     if (visible === 0) return [];
 
     // The distance cut-off that keeps about `candidates` memories.
-    const wanted = Math.min(visible, Math.max(options.candidates ?? 1000, options.limit));
+    // Default: 3% of the visible memories (at least 1,000, at most 5,000).
+    const wanted = Math.min(visible, Math.max(options.candidates ?? Math.min(5000, Math.max(1000, Math.ceil(visible * 0.03))), options.limit));
     let cutoff = 0;
     for (let seen = 0; cutoff <= this.dims; cutoff++) {
       seen += histogram[cutoff]!;
