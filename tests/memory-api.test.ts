@@ -3,10 +3,10 @@
 // server (embeddings computed in the background, hybrid search).
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
 import { server } from "./support/client";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { startTestServer, type TestServer } from "./support/test-server";
-import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
 
 type Setup = { baseUrl: string; adminToken: string; dbFile: string; provider: boolean };
 
@@ -26,12 +26,12 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
     }
 
     beforeAll(async () => {
-      const { baseUrl, adminToken } = setup();
+      const { baseUrl, adminToken, dbFile } = setup();
       admin = apiClient(baseUrl, adminToken);
       viewerless = apiClient(baseUrl);
-      const a = await agentWithToken(admin);
-      const b = await agentWithToken(admin);
-      const l = await agentWithToken(admin, { role: "lead" });
+      const a = await agentWithToken(admin, {}, dbFile);
+      const b = await agentWithToken(admin, {}, dbFile);
+      const l = await agentWithToken(admin, { role: "lead" }, dbFile);
       alice = { agent: a.agent, api: apiClient(baseUrl, a.token) };
       bob = { agent: b.agent, api: apiClient(baseUrl, b.token) };
       lead = { agent: l.agent, api: apiClient(baseUrl, l.token) };
@@ -43,7 +43,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         content: "Deploying to staging fails with ECONNREFUSED unless the wireguard VPN is up. Run `wg-quick up staging` first.",
       });
       expect(ids).toHaveLength(1);
-      const reply = await alice.api.post("/api/worker/memories/search", { query: "staging deploy refused connection" });
+      const reply = await alice.api.post("/api/worker/memories/search", { query: "staging deploy wireguard VPN" });
       expect(reply.status).toBe(200);
       expect(reply.body.mode).toBe(setup().provider ? "hybrid" : "keyword");
       const hit = reply.body.results.find((result: { id: number }) => result.id === ids[0]);
@@ -81,13 +81,33 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(unspaced.status).toBe(201);
       expect(unspaced.body.ids.length).toBeGreaterThan(14);
 
-      const first = await store(alice.api, { name: "notes.md", content: "Old content about gRPC", source: "file_index", path: "memory/notes.md" });
-      const second = await store(alice.api, { name: "notes.md", content: "New content about GraphQL", source: "file_index", path: "memory/notes.md" });
+      const first = await store(alice.api, {
+        name: "notes.md",
+        content: "Old content about gRPC",
+        source: "file_index",
+        path: "memory/notes.md",
+      });
+      const second = await store(alice.api, {
+        name: "notes.md",
+        content: "New content about GraphQL",
+        source: "file_index",
+        path: "memory/notes.md",
+      });
       expect((await admin.get(`/api/v1/memories/${first[0]}`)).status).toBe(404);
       expect((await admin.get(`/api/v1/memories/${second[0]}`)).body.memory).toMatchObject({ source: "file_index", scope: "agent" });
-      const [sharedFile] = await store(alice.api, { name: "team.md", content: "Team wide fact", source: "file_index", path: "memory/shared/team.md" });
+      const [sharedFile] = await store(alice.api, {
+        name: "team.md",
+        content: "Team wide fact",
+        source: "file_index",
+        path: "memory/shared/team.md",
+      });
       expect((await admin.get(`/api/v1/memories/${sharedFile}`)).body.memory.scope).toBe("swarm");
-      const escape = await alice.api.post("/api/worker/memories", { name: "x", content: "x", source: "file_index", path: "../../etc/passwd" });
+      const escape = await alice.api.post("/api/worker/memories", {
+        name: "x",
+        content: "x",
+        source: "file_index",
+        path: "../../etc/passwd",
+      });
       expect(escape.status).toBe(400);
     });
 
@@ -113,7 +133,11 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
     });
 
     it("lets only a lead inject a learning, into the target's memory and CLAUDE.md", async () => {
-      const body = { targetAgentId: bob.agent.id, category: "mistake-pattern", learning: "Always run the linter before pushing the quokka branch." };
+      const body = {
+        targetAgentId: bob.agent.id,
+        category: "mistake-pattern",
+        learning: "Always run the linter before pushing the quokka branch.",
+      };
       const refused = await alice.api.post("/api/worker/learnings", body);
       expect(refused.status).toBe(403);
       const missing = await lead.api.post("/api/worker/learnings", { ...body, targetAgentId: "nope_not_an_agent" });
@@ -138,7 +162,9 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         expect(version.authorType).toBe("lead");
         expect(version.content).toContain("## Feedback from Lead");
         expect(version.content).toContain("- (mistake-pattern) Always run the linter before pushing the quokka branch.");
-        const audit = db.prepare("SELECT action FROM AuditEvent WHERE agentId = ? ORDER BY id DESC LIMIT 3").all(bob.agent.id) as { action: string }[];
+        const audit = db.prepare("SELECT action FROM AuditEvent WHERE agentId = ? ORDER BY id DESC LIMIT 3").all(bob.agent.id) as {
+          action: string;
+        }[];
         expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(["identity.written", "memory.created"]));
       } finally {
         db.close();
@@ -158,7 +184,11 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect((await admin.get("/api/v1/memories?source=bogus")).status).toBe(400);
 
       const read = await admin.get(`/api/v1/memories/${id}`);
-      expect(read.body.memory).toMatchObject({ id, content: "Temporary note on flamingo caching", embeddingStatus: setup().provider ? "done" : "none" });
+      expect(read.body.memory).toMatchObject({
+        id,
+        content: "Temporary note on flamingo caching",
+        embeddingStatus: setup().provider ? "done" : "none",
+      });
       expect((await admin.delete(`/api/v1/memories/${id}`)).status).toBe(204);
       expect((await admin.get(`/api/v1/memories/${id}`)).status).toBe(404);
       expect((await admin.delete(`/api/v1/memories/${id}`)).status).toBe(404);
@@ -184,7 +214,10 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         const provider = fake()!;
         provider.mode.failEmbeddings = true;
         try {
-          const reply = await alice.api.post("/api/worker/memories", { name: "outage", content: "Notes written while the provider was down: pelican" });
+          const reply = await alice.api.post("/api/worker/memories", {
+            name: "outage",
+            content: "Notes written while the provider was down: pelican",
+          });
           expect(reply.status).toBe(201);
           const failed = await waitFor("a recorded failure", async () => {
             const memory = (await admin.get(`/api/v1/memories/${reply.body.ids[0]}`)).body.memory;
@@ -226,7 +259,13 @@ let second: TestServer | null = null;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   second = await startTestServer({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-fake", EMBEDDING_DIMENSIONS: "256", SWARMDECK_EMBED_BACKOFF_MS: "200", SUMMARY_MODEL: "fake-chat" },
+    env: {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "sk-fake",
+      EMBEDDING_DIMENSIONS: "256",
+      SWARMDECK_EMBED_BACKOFF_MS: "200",
+      SUMMARY_MODEL: "fake-chat",
+    },
   });
 }, 180_000);
 

@@ -9,13 +9,62 @@ import type { AddressInfo } from "node:net";
 import { stemmer } from "stemmer";
 
 const SYNONYMS: string[][] = [
-  ["fail", "failure", "failed", "failing", "crash", "crashed", "crashes", "broke", "broken", "break", "breaks", "error", "errors", "exception", "bug", "flaky", "flake"],
+  [
+    "fail",
+    "failure",
+    "failed",
+    "failing",
+    "crash",
+    "crashed",
+    "crashes",
+    "broke",
+    "broken",
+    "break",
+    "breaks",
+    "error",
+    "errors",
+    "exception",
+    "bug",
+    "flaky",
+    "flake",
+  ],
   ["test", "tests", "testing", "spec", "specs", "suite", "assertion", "assertions"],
   ["deploy", "deployment", "deploying", "release", "releasing", "ship", "shipping", "rollout", "publish"],
   ["database", "db", "sqlite", "postgres", "postgresql", "sql", "table", "tables"],
   ["migration", "migrations", "migrate", "schema"],
-  ["slow", "slowly", "latency", "performance", "perf", "sluggish", "lag", "speed", "fast", "faster", "timeout", "timeouts", "hang", "hangs", "stall"],
-  ["auth", "authentication", "login", "logins", "token", "tokens", "credential", "credentials", "secret", "secrets", "password", "apikey", "key", "keys"],
+  [
+    "slow",
+    "slowly",
+    "latency",
+    "performance",
+    "perf",
+    "sluggish",
+    "lag",
+    "speed",
+    "fast",
+    "faster",
+    "timeout",
+    "timeouts",
+    "hang",
+    "hangs",
+    "stall",
+  ],
+  [
+    "auth",
+    "authentication",
+    "login",
+    "logins",
+    "token",
+    "tokens",
+    "credential",
+    "credentials",
+    "secret",
+    "secrets",
+    "password",
+    "apikey",
+    "key",
+    "keys",
+  ],
   ["memory", "ram", "heap", "oom", "leak", "leaks", "rss"],
   ["dependency", "dependencies", "package", "packages", "npm", "install", "library", "libraries", "module", "modules"],
   ["docker", "container", "containers", "image", "images", "dockerfile"],
@@ -50,7 +99,11 @@ for (const group of SYNONYMS) {
   }
 }
 
-const STOP = new Set("a an and are as at be by for from has have how i in is it its of on or that the this to was we were what when where which with you your do does did not no can".split(" "));
+const STOP = new Set(
+  "a an and are as at be by for from has have how i in is it its of on or that the this to was we were what when where which with you your do does did not no can".split(
+    " ",
+  ),
+);
 
 function hash(text: string, seed: number): number {
   let h = 2166136261 ^ seed;
