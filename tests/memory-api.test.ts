@@ -102,13 +102,13 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         path: "memory/shared/team.md",
       });
       expect((await admin.get(`/api/v1/memories/${sharedFile}`)).body.memory.scope).toBe("swarm");
-      const escape = await alice.api.post("/api/worker/memories", {
+      const traversal = await alice.api.post("/api/worker/memories", {
         name: "x",
         content: "x",
         source: "file_index",
         path: "../../etc/passwd",
       });
-      expect(escape.status).toBe(400);
+      expect(traversal.status).toBe(400);
     });
 
     it("turns any user text into a safe query and rejects bad input with clear errors, writing nothing", async () => {
