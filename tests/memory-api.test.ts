@@ -240,7 +240,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       it("flags or merges near-duplicates in the hygiene pass", async () => {
         const text = "When the jest suite hangs on CI, run it with --runInBand and raise the heap limit to 4 GB.";
         const [a] = await store(alice.api, { name: "jest hangs", content: text });
-        const [b] = await store(alice.api, { name: "jest hangs", content: `${text} ` + "(again)" });
+        const [b] = await store(alice.api, { name: "jest hangs", content: `${text} (again)` });
         expect(b).not.toBe(a);
         const run = await admin.post("/api/v1/memories/hygiene");
         expect(run.status).toBe(200);
