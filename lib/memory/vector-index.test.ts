@@ -13,7 +13,9 @@ function rng(seed: number) {
 function corpus(n: number, dims: number, seed = 1) {
   const random = rng(seed);
   const topics = Array.from({ length: 20 }, () => Float32Array.from({ length: dims }, random));
-  const subtopics = Array.from({ length: 200 }, (_, i) => Float32Array.from({ length: dims }, (_, d) => topics[i % 20]![d]! + 0.6 * random()));
+  const subtopics = Array.from({ length: 200 }, (_, i) =>
+    Float32Array.from({ length: dims }, (_, d) => topics[i % 20]![d]! + 0.6 * random()),
+  );
   return Array.from({ length: n }, () => {
     const sub = subtopics[Math.floor((random() + 0.5) * 200) % 200]!;
     const v = Float32Array.from({ length: dims }, (_, d) => sub[d]! + 0.35 * random());
@@ -27,7 +29,9 @@ describe("VectorIndex", () => {
     const dims = 256;
     const vectors = corpus(10_000, dims);
     const index = new VectorIndex(dims);
-    vectors.forEach((vector, id) => index.add(id + 1, vector, { agentId: null, scope: "swarm" }));
+    vectors.forEach((vector, id) => {
+      index.add(id + 1, vector, { agentId: null, scope: "swarm" });
+    });
     let found = 0;
     const noise = rng(42);
     // Queries near stored memories (a paraphrase lands near the lesson it asks about).
@@ -68,7 +72,9 @@ describe("VectorIndex", () => {
     const dims = 64;
     const vectors = corpus(3000, dims, 7);
     const index = new VectorIndex(dims);
-    vectors.forEach((vector, i) => index.add(i + 1, vector, { agentId: null, scope: "swarm" }));
+    vectors.forEach((vector, i) => {
+      index.add(i + 1, vector, { agentId: null, scope: "swarm" });
+    });
     for (let id = 1; id <= 3000; id += 2) index.remove(id);
     vectors.forEach((vector, i) => {
       if (i % 2 === 0) index.add(10_000 + i, vector, { agentId: null, scope: "swarm" });

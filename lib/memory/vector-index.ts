@@ -192,7 +192,10 @@ export class VectorIndex {
 
     // The distance cut-off that keeps about `candidates` memories.
     // Default: 3% of the visible memories (at least 1,000, at most 5,000).
-    const wanted = Math.min(visible, Math.max(options.candidates ?? Math.min(5000, Math.max(1000, Math.ceil(visible * 0.03))), options.limit));
+    const wanted = Math.min(
+      visible,
+      Math.max(options.candidates ?? Math.min(5000, Math.max(1000, Math.ceil(visible * 0.03))), options.limit),
+    );
     let cutoff = 0;
     for (let seen = 0; cutoff <= this.dims; cutoff++) {
       seen += histogram[cutoff]!;
