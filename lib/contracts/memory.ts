@@ -94,6 +94,8 @@ export const operatorCreateMemoryBodySchema = z.union([
 export const operatorSearchBodySchema = searchMemoryBodySchema.extend({
   /** Narrow agent-scope memories to one agent (swarm memories still match). */
   agentId: z.string().min(1).max(64).optional(),
+  /** auto: hybrid when embeddings are available, else keyword. The others force one path (to compare modes). */
+  mode: z.enum(["auto", "keyword", "vector", "hybrid"]).default("auto"),
 });
 
 export const memoryDetailSchema = memoryResultSchema.omit({ score: true }).extend({

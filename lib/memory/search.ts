@@ -36,6 +36,8 @@ export type SearchArgs = {
   viewer: Viewer;
   /** Operators may narrow agent-scope memories to one agent. */
   agentId?: string;
+  /** Force one path (operators comparing modes); default auto. */
+  mode?: "auto" | "keyword" | "vector" | "hybrid";
   /** Drop results below this score. */
   minScore?: number;
   record: { kind: "search" | "injection"; agentId: string | null; taskId?: string | null };
@@ -112,7 +114,8 @@ export async function searchMemories(
 ): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
   const started = performance.now();
   const where = visibility(args);
-  const fts = toFtsQuery(args.query);
+  const forced = args.mode ?? "auto";
+  const fts = forced === "vector" ? null : toFtsQuery(args.query);
   const stems = queryStems(args.query);
   const pool = Math.max(args.limit * 3, 30);
 
@@ -120,7 +123,8 @@ export async function searchMemories(
   const config = providerConfig();
   let queryVector: Float32Array | null = null;
   let fallbackReason: string | null = null;
-  if (!config) fallbackReason = "no_provider";
+  if (forced === "keyword") fallbackReason = "keyword_requested";
+  else if (!config) fallbackReason = "no_provider";
   else {
     void ensureIndex();
     try {
