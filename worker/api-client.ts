@@ -1,15 +1,9 @@
 // The worker's only way to the app: HTTP with its worker token, every answer
 // checked against lib/contracts so a protocol drift fails loudly, not silently.
 import { z } from "zod";
-import { kindToSlug, type IdentityKind, type WorkerPutIdentityBody, writeResultSchema } from "../lib/contracts/identity";
+import { type IdentityKind, kindToSlug, type WorkerPutIdentityBody, writeResultSchema } from "../lib/contracts/identity";
 import { createMemoryResponseSchema, searchMemoryResponseSchema } from "../lib/contracts/memory";
-import {
-  bundleResponseSchema,
-  heartbeatResponseSchema,
-  pollResponseSchema,
-  type TaskDto,
-  taskSchema,
-} from "../lib/contracts/tasks";
+import { bundleResponseSchema, heartbeatResponseSchema, pollResponseSchema, type TaskDto, taskSchema } from "../lib/contracts/tasks";
 import { type RegisterBody, registerResponseSchema } from "../lib/contracts/worker";
 
 export class WorkerApiError extends Error {
@@ -125,7 +119,10 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       return parsed.success ? parsed.data.task : parse(taskSchema, data, "create task");
     },
     /** 200 applied / 202 pending; 403, 409, 413 come back as WorkerApiError. */
-    async putIdentity(kind: IdentityKind, body: Partial<WorkerPutIdentityBody> & Pick<WorkerPutIdentityBody, "content" | "baseVersionId" | "reason" | "trigger">) {
+    async putIdentity(
+      kind: IdentityKind,
+      body: Partial<WorkerPutIdentityBody> & Pick<WorkerPutIdentityBody, "content" | "baseVersionId" | "reason" | "trigger">,
+    ) {
       const { status, data } = await call("PUT", `/api/worker/identity/${kindToSlug(kind)}`, body);
       return { httpStatus: status, ...parse(writeResultSchema, data, "identity write") };
     },

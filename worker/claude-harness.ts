@@ -35,7 +35,10 @@ export async function claudeCommand({
 }): Promise<AgentCommand> {
   const settingsFile = path.join(taskDir, "claude-settings.json");
   await writeFile(settingsFile, JSON.stringify(claudeSettings(swarmBin), null, 2));
-  const prompt = systemPrompt.length > MAX_ARG_CHARS ? `${systemPrompt.slice(0, MAX_ARG_CHARS)}\n\n[system prompt truncated by the worker]` : systemPrompt;
+  const prompt =
+    systemPrompt.length > MAX_ARG_CHARS
+      ? `${systemPrompt.slice(0, MAX_ARG_CHARS)}\n\n[system prompt truncated by the worker]`
+      : systemPrompt;
   const args = ["-p", "--output-format", "text", "--max-turns", String(maxTurns), "--settings", settingsFile];
   if (allowedTools.trim()) args.push("--allowedTools", allowedTools);
   if (prompt.trim()) args.push("--append-system-prompt", prompt);

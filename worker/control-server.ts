@@ -60,7 +60,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 function parse<T>(schema: z.ZodType<T>, data: unknown): T {
   const result = schema.safeParse(data);
   if (!result.success) {
-    throw new WorkerApiError(400, "validation_failed", result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+    throw new WorkerApiError(
+      400,
+      "validation_failed",
+      result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
+    );
   }
   return result.data;
 }
@@ -70,7 +74,12 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
     case "/identity": {
       const input = parse(identityBody, body);
       const kind = slugToKind(input.kind);
-      if (!kind) throw new WorkerApiError(400, "validation_failed", `unknown kind "${input.kind}" (soul, identity, user, tools, claude, heartbeat, bootstrap, agent, setup-script, capabilities)`);
+      if (!kind)
+        throw new WorkerApiError(
+          400,
+          "validation_failed",
+          `unknown kind "${input.kind}" (soul, identity, user, tools, claude, heartbeat, bootstrap, agent, setup-script, capabilities)`,
+        );
       const outcome = await ctx.sync.send({
         kind,
         content: input.content,
@@ -80,9 +89,15 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
       });
       if (outcome.result === "applied" || outcome.result === "pending" || outcome.result === "conflict_proposed") {
         ctx.sync.noteStored(kind, input.content, outcome.versionId ?? null);
-        return [outcome.result === "applied" ? 200 : 202, { status: outcome.result, versionId: outcome.versionId, proposalId: outcome.proposalId, detail: outcome.detail }];
+        return [
+          outcome.result === "applied" ? 200 : 202,
+          { status: outcome.result, versionId: outcome.versionId, proposalId: outcome.proposalId, detail: outcome.detail },
+        ];
       }
-      return [outcome.status && outcome.status >= 400 ? outcome.status : 502, { error: { code: outcome.code ?? "not_sent", message: outcome.detail } }];
+      return [
+        outcome.status && outcome.status >= 400 ? outcome.status : 502,
+        { error: { code: outcome.code ?? "not_sent", message: outcome.detail } },
+      ];
     }
     case "/progress": {
       const { note } = parse(progressBody, body);
@@ -111,7 +126,8 @@ export async function startControlServer(ctx: Context): Promise<ControlServer> {
   const expected = Buffer.from(secret);
   const server = createServer(async (req, res) => {
     const given = Buffer.from(String(req.headers[CONTROL_HEADER] ?? ""));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail(res, 401, "unauthorized", "missing or wrong control secret");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return fail(res, 401, "unauthorized", "missing or wrong control secret");
     if (req.method !== "POST") return fail(res, 405, "method_not_allowed", "POST only");
     try {
       const [status, body] = await route(ctx, new URL(req.url ?? "/", "http://local").pathname, await readJson(req));

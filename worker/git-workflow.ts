@@ -37,7 +37,8 @@ async function excludeOwnedPaths(dir: string, owned: string[]) {
   const current = existsSync(exclude) ? await readFile(exclude, "utf8") : "";
   const have = new Set(current.split("\n").map((line) => line.trim()));
   const missing = owned.map((name) => `/${name}`).filter((line) => !have.has(line));
-  if (missing.length) await appendFile(exclude, `${current && !current.endsWith("\n") ? "\n" : ""}# swarmdeck worker files\n${missing.join("\n")}\n`);
+  if (missing.length)
+    await appendFile(exclude, `${current && !current.endsWith("\n") ? "\n" : ""}# swarmdeck worker files\n${missing.join("\n")}\n`);
 }
 
 async function remoteHas(dir: string, remote: string, branch: string): Promise<boolean> {
@@ -45,7 +46,13 @@ async function remoteHas(dir: string, remote: string, branch: string): Promise<b
 }
 
 /** Latest main, a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>. */
-export async function prepareTaskBranch({ dir, remote, main, taskId, owned }: GitSettings & { taskId: string; owned: string[] }): Promise<string> {
+export async function prepareTaskBranch({
+  dir,
+  remote,
+  main,
+  taskId,
+  owned,
+}: GitSettings & { taskId: string; owned: string[] }): Promise<string> {
   await excludeOwnedPaths(dir, owned);
   await gitOrThrow(dir, ["fetch", "--quiet", remote]);
   if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
@@ -153,18 +160,22 @@ export async function finishTaskBranch({
   rerun,
 }: GitSettings & { branch: string; message: string; verifyRetries: number; rerun: AgentRerun }): Promise<GitOutcome> {
   const gate = await verificationGate({ dir, retries: verifyRetries, rerun });
-  if (!gate.ok) return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
+  if (!gate.ok)
+    return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
 
   await gitOrThrow(dir, ["add", "-A"]);
   const staged = !(await git(dir, ["diff", "--cached", "--quiet"])).ok;
   if (staged) await gitOrThrow(dir, ["commit", "--quiet", "-m", message]);
-  const ahead = (await remoteHas(dir, remote, main)) ? Number(await gitOrThrow(dir, ["rev-list", "--count", `${remote}/${main}..HEAD`])) : 1;
+  const ahead = (await remoteHas(dir, remote, main))
+    ? Number(await gitOrThrow(dir, ["rev-list", "--count", `${remote}/${main}..HEAD`]))
+    : 1;
   if (!staged && ahead === 0) return { kind: "no_changes", branch };
 
   let lastError = "";
   for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
     await git(dir, ["fetch", "--quiet", remote]);
-    const behind = (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;
+    const behind =
+      (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;
     if (behind) {
       const integrated = await integrateMain({ dir, remote, main, rerun });
       if (integrated) {
@@ -172,7 +183,12 @@ export async function finishTaskBranch({
         continue;
       }
       const recheck = await verifyWorkspace(dir);
-      if (!recheck.ok) return { kind: "failed", branch, reason: `after bringing in the latest ${main}, verification failed: ${tail(recheck.errors, 4000)}` };
+      if (!recheck.ok)
+        return {
+          kind: "failed",
+          branch,
+          reason: `after bringing in the latest ${main}, verification failed: ${tail(recheck.errors, 4000)}`,
+        };
     }
     const pushed = await git(dir, ["push", "--quiet", "--force", remote, `HEAD:refs/heads/${branch}`]);
     if (!pushed.ok) {
@@ -188,5 +204,9 @@ export async function finishTaskBranch({
     }
     lastError = `fast-forwarding ${main} was rejected: ${merged.stderr.trim()}`;
   }
-  return { kind: "failed", branch, reason: `could not merge ${branch} into ${main} after ${MERGE_ATTEMPTS} attempts: ${tail(lastError, 4000)}` };
+  return {
+    kind: "failed",
+    branch,
+    reason: `could not merge ${branch} into ${main} after ${MERGE_ATTEMPTS} attempts: ${tail(lastError, 4000)}`,
+  };
 }

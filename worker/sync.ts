@@ -116,7 +116,13 @@ export class WorkspaceSync {
   private async syncFile(kind: IdentityKind, content: string, why: string): Promise<void> {
     const state = this.state.get(kind) ?? { base: null, synced: "" };
     if (content === state.synced) return;
-    const outcome = await this.send({ kind, content, trigger: "agent", mode: "write", reason: `edited by the agent during the task (${why})` });
+    const outcome = await this.send({
+      kind,
+      content,
+      trigger: "agent",
+      mode: "write",
+      reason: `edited by the agent during the task (${why})`,
+    });
     if (outcome.result !== "error") this.state.set(kind, { base: outcome.versionId ?? state.base, synced: content });
   }
 
@@ -147,12 +153,24 @@ export class WorkspaceSync {
       const result = await api.putIdentity(kind, { content, baseVersionId: base, reason, trigger, mode, taskId });
       return result.status === "applied"
         ? record({ kind, result: "applied", detail: `applied as version ${result.versionId}`, versionId: result.versionId, status: 200 })
-        : record({ kind, result: "pending", detail: `queued as proposal ${result.proposalId} (202)`, proposalId: result.proposalId, status: 202 });
+        : record({
+            kind,
+            result: "pending",
+            detail: `queued as proposal ${result.proposalId} (202)`,
+            proposalId: result.proposalId,
+            status: 202,
+          });
     } catch (error) {
       if (!(error instanceof WorkerApiError)) throw error;
       if (error.status === 409) return record(await this.proposeAgainstCurrent({ kind, content, trigger, reason, error }));
       if (error.status === 403 || error.status === 413 || error.status === 400 || error.status === 404) {
-        return record({ kind, result: "refused", detail: `refused (${error.status} ${error.code}): ${error.message}`, status: error.status, code: error.code });
+        return record({
+          kind,
+          result: "refused",
+          detail: `refused (${error.status} ${error.code}): ${error.message}`,
+          status: error.status,
+          code: error.code,
+        });
       }
       return record({ kind, result: "error", detail: `not sent, will retry: ${error.message}`, status: error.status, code: error.code });
     }
@@ -190,11 +208,28 @@ export class WorkspaceSync {
       });
       if (result.status === "pending") {
         this.state.set(kind, { base: current ?? null, synced: content });
-        return { kind, result: "conflict_proposed", detail: `409 ${error.code}: resent as proposal ${result.proposalId} against ${current}`, proposalId: result.proposalId, status: 409 };
+        return {
+          kind,
+          result: "conflict_proposed",
+          detail: `409 ${error.code}: resent as proposal ${result.proposalId} against ${current}`,
+          proposalId: result.proposalId,
+          status: 409,
+        };
       }
-      return { kind, result: "applied", detail: `409 ${error.code}: resent and applied as ${result.versionId}`, versionId: result.versionId, status: 409 };
+      return {
+        kind,
+        result: "applied",
+        detail: `409 ${error.code}: resent and applied as ${result.versionId}`,
+        versionId: result.versionId,
+        status: 409,
+      };
     } catch (retryError) {
-      return { kind, result: "error", detail: `409 ${error.code}, and the proposal failed too: ${(retryError as Error).message}`, status: 409 };
+      return {
+        kind,
+        result: "error",
+        detail: `409 ${error.code}, and the proposal failed too: ${(retryError as Error).message}`,
+        status: 409,
+      };
     }
   }
 

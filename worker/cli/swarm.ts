@@ -4,7 +4,15 @@
 import { readFile } from "node:fs/promises";
 import { CONTROL_HEADER, parseSwarmArgs, SWARM_USAGE, type SwarmCommand, UsageError } from "./swarm-args";
 
-type Answer = { status: number; body: any };
+type Body = {
+  error?: { code?: string; message?: string };
+  status?: string;
+  versionId?: string;
+  proposalId?: string;
+  results?: Array<{ name: string; content: string; score: number; scope: string; source: string }>;
+  ids?: number[];
+};
+type Answer = { status: number; body: Body | null };
 
 async function call(path: string, body: unknown): Promise<Answer> {
   const url = process.env.SWARMDECK_CONTROL_URL;
@@ -16,10 +24,12 @@ async function call(path: string, body: unknown): Promise<Answer> {
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  let parsed: unknown = text;
+  let parsed: Body | null = null;
   try {
-    parsed = JSON.parse(text);
-  } catch {}
+    parsed = JSON.parse(text) as Body;
+  } catch {
+    parsed = { error: { code: "bad_answer", message: text.slice(0, 300) } };
+  }
   return { status: response.status, body: parsed };
 }
 
@@ -37,11 +47,21 @@ async function run(cmd: SwarmCommand): Promise<Answer | null> {
       console.log(SWARM_USAGE);
       return null;
     case "identity":
-      return call("/identity", { kind: cmd.kind, content: await readInput(cmd.file), reason: cmd.reason, mode: cmd.mode, userRequest: cmd.userRequest });
+      return call("/identity", {
+        kind: cmd.kind,
+        content: await readInput(cmd.file),
+        reason: cmd.reason,
+        mode: cmd.mode,
+        userRequest: cmd.userRequest,
+      });
     case "progress":
       return call("/progress", { note: cmd.note });
     case "memory-search":
-      return call("/memory/search", { query: cmd.query, ...(cmd.limit ? { limit: cmd.limit } : {}), ...(cmd.scope ? { scope: cmd.scope } : {}) });
+      return call("/memory/search", {
+        query: cmd.query,
+        ...(cmd.limit ? { limit: cmd.limit } : {}),
+        ...(cmd.scope ? { scope: cmd.scope } : {}),
+      });
     case "memory-store":
       return call("/memory/store", { name: cmd.name, content: await readInput(cmd.file), scope: cmd.scope });
     case "sync":
@@ -51,7 +71,8 @@ async function run(cmd: SwarmCommand): Promise<Answer | null> {
 }
 
 function print(cmd: SwarmCommand, answer: Answer): number {
-  const { status, body } = answer;
+  const { status } = answer;
+  const body = answer.body ?? {};
   if (status >= 400) {
     const error = body?.error;
     console.error(`swarm: ${status} ${error?.code ?? "error"}: ${error?.message ?? JSON.stringify(body)}`);
@@ -60,7 +81,10 @@ function print(cmd: SwarmCommand, answer: Answer): number {
   switch (cmd.command) {
     case "identity":
       if (body.status === "applied") console.log(`applied: ${cmd.kind} is now version ${body.versionId}`);
-      else console.log(`proposed: ${cmd.kind} waits for an operator's review (proposal ${body.proposalId})${body.status === "conflict_proposed" ? "; the file had changed since your task started" : ""}`);
+      else
+        console.log(
+          `proposed: ${cmd.kind} waits for an operator's review (proposal ${body.proposalId})${body.status === "conflict_proposed" ? "; the file had changed since your task started" : ""}`,
+        );
       break;
     case "progress":
       console.log("progress noted");
