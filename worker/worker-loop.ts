@@ -16,6 +16,12 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
     try {
       return await api.register({ version: WORKER_VERSION, hostname: hostname().slice(0, 255), harness: config.harness });
     } catch (error) {
+      // An app without the register route still serves tasks: go on with what the environment says.
+      if (error instanceof WorkerApiError && error.status === 404) {
+        log.warn(`register: ${error.message}; going on without it`);
+        const name = process.env.AGENT_NAME?.trim() || "swarmdeck-agent";
+        return { agent: { id: "unknown", name, role: "worker" as const, securityProfile: "standard" as const }, pollIntervalMs: 1000 };
+      }
       if (error instanceof WorkerApiError && !error.transient) throw error;
       const delay = backoffDelay(attempt);
       log.warn(`register failed (${(error as Error).message}); retrying in ${delay} ms`);
