@@ -43,7 +43,7 @@ export class WorkspaceSync {
   ) {
     for (const [kind, file] of options.prepared.files) this.state.set(kind, { base: file.versionId, synced: file.content });
     const setup = options.prepared.setupScript;
-    this.state.set("SETUP_SCRIPT", { base: setup.versionId, synced: setup.agent.trim() });
+    this.state.set("SETUP_SCRIPT", { base: setup.versionId, synced: setup.synced });
   }
 
   /** Remembers the memory files already there, so that only new or changed ones are sent. */

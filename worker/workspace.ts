@@ -6,7 +6,7 @@ import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, IDENTITY_KINDS, type IdentityKind, identityKindSchema } from "../lib/contracts/identity";
 import type { Bundle } from "../lib/contracts/tasks";
-import { composeSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
+import { composeSetupScript, extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { pickStartupFile, type StartupFileName } from "../lib/setup-script/startup-file";
 
 /** Identity kinds that are plain files (the setup script goes into the start-up file instead). */
@@ -16,7 +16,8 @@ export type PreparedWorkspace = {
   /** What was written, per kind, with the version it came from: the base of every sync. */
   files: Map<IdentityKind, { content: string; versionId: string | null }>;
   startupFile: StartupFileName;
-  setupScript: { global: string; agent: string; versionId: string | null };
+  /** `synced`: the agent's part as read back from the written file, so that only real edits count as changes. */
+  setupScript: { global: string; agent: string; versionId: string | null; synced: string };
   promptFile: string;
   systemPromptFile: string;
 };
@@ -64,14 +65,21 @@ export async function prepareWorkspace({
   const startupPath = path.join(workspaceDir, startup.name);
   const scripts = { global: bundle.setupScript.global, agent: bundle.setupScript.agent };
   const existing = startup.exists ? await readIfExists(startupPath) : null;
-  await writeFile(startupPath, existing === null ? composeSetupScript(scripts) : prependSetupBlock(existing, scripts));
+  const written = existing === null ? composeSetupScript(scripts) : prependSetupBlock(existing, scripts);
+  await writeFile(startupPath, written);
   await chmod(startupPath, 0o755);
 
   const promptFile = path.join(taskDir, "task-prompt.md");
   const systemPromptFile = path.join(taskDir, "system-prompt.md");
   await writeFile(promptFile, bundle.taskPrompt);
   await writeFile(systemPromptFile, bundle.systemPrompt);
-  return { files, startupFile: startup.name, setupScript: { ...scripts, versionId: setupVersionId }, promptFile, systemPromptFile };
+  return {
+    files,
+    startupFile: startup.name,
+    setupScript: { ...scripts, versionId: setupVersionId, synced: extractAgentSetupScript(written, scripts.global) },
+    promptFile,
+    systemPromptFile,
+  };
 }
 
 /** Names the worker owns in a git workspace: never committed to the project's repository. */
