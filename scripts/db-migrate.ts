@@ -1,63 +1,55 @@
-// `npm run db:migrate -- <name>`: writes a new migration for what changed in
-// prisma/schema.prisma, then applies it. Stands in for `prisma migrate dev`,
-// whose --create-only mode is broken on the offline JS engine (SETUP-NOTES.md).
+// `npm run db:migrate -- <name>`: writes a new migration from the difference
+// between prisma/migrations and prisma/schema.prisma, then applies it.
+// (Prisma's `migrate dev --create-only` is broken with the JS engine; SETUP-NOTES.md.)
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { migrateDeploy } from "./launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PRISMA = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
+const name = (process.argv[2] ?? "").trim();
 
-// Tables the migrations create in raw SQL (FTS5 and its shadow tables) are not
-// in schema.prisma; the diff would drop them, so their blocks are left out.
-const RAW_TABLE = /"[A-Za-z0-9]*_fts(?:_[a-z]+)?"/;
-
-function withoutRawTables(sql: string): string {
-  return sql
-    .split(/\n(?=-- )/)
-    .filter((block) => !RAW_TABLE.test(block))
-    .join("\n");
+if (!/^[a-z0-9_]+$/.test(name)) {
+  console.error("Usage: npm run db:migrate -- <name>   (lower-case letters, digits and underscores)");
+  process.exit(2);
 }
 
-const name =
-  (process.argv[2] ?? "change")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "") || "change";
-const work = mkdtempSync(path.join(tmpdir(), "swarmdeck-migration-"));
-const draft = path.join(work, "migration.sql");
-try {
-  const diff = spawnSync(
-    process.execPath,
-    [
-      PRISMA,
-      "migrate",
-      "diff",
-      "--from-migrations",
-      "prisma/migrations",
-      "--to-schema-datamodel",
-      "prisma/schema.prisma",
-      "--script",
-      "-o",
-      draft,
-    ],
-    { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CHECKPOINT_DISABLE: "1" } },
-  );
-  if (diff.status !== 0) throw new Error(`prisma migrate diff failed (exit ${diff.status})`);
-  const sql = withoutRawTables(readFileSync(draft, "utf8"));
-  if (!/\b(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|PRAGMA)\b/i.test(sql)) {
-    console.log("The schema matches the migrations: nothing to write.");
-  } else {
-    writeFileSync(draft, sql);
-    const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
-    const folder = path.join(ROOT, "prisma", "migrations", `${stamp}_${name}`);
-    mkdirSync(folder, { recursive: true });
-    renameSync(draft, path.join(folder, "migration.sql"));
-    console.log(`Wrote ${path.relative(ROOT, folder)}/migration.sql`);
-  }
-  migrateDeploy();
-} finally {
-  rmSync(work, { recursive: true, force: true });
+const diff = spawnSync(
+  process.execPath,
+  [PRISMA, "migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+  { cwd: ROOT, encoding: "utf8", env: { ...process.env, CHECKPOINT_DISABLE: "1" } },
+);
+if (diff.status !== 0) {
+  console.error(diff.stderr);
+  process.exit(diff.status ?? 1);
 }
+
+// The FTS5 index is created by hand in the init migration; Prisma sees its tables
+// as drift and would drop them. Prisma writes one block per change (a comment line,
+// then its statements), so keep every block that does not touch them.
+const blocks = diff.stdout
+  .split(/\n\s*\n/)
+  .map((block) => block.trim())
+  .filter((block) => block && !/memory_fts/i.test(block));
+const meaningful = blocks.some((block) =>
+  block.split("\n").some((line) => line.trim() && !line.trim().startsWith("--") && !/^PRAGMA foreign_keys=(on|off);$/i.test(line.trim())),
+);
+const sql = meaningful ? `${blocks.join("\n\n")}\n` : "";
+
+if (!sql) {
+  console.log("The schema matches the migrations: nothing to do.");
+  process.exit(0);
+}
+
+const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+const dir = path.join(ROOT, "prisma", "migrations", `${stamp}_${name}`);
+mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(dir, "migration.sql"), sql);
+console.log(`Wrote ${path.relative(ROOT, dir)}/migration.sql`);
+
+const deploy = spawnSync(process.execPath, [PRISMA, "migrate", "deploy"], {
+  cwd: ROOT,
+  stdio: "inherit",
+  env: { ...process.env, CHECKPOINT_DISABLE: "1" },
+});
+process.exit(deploy.status ?? 1);
