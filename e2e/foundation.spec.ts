@@ -135,6 +135,8 @@ test("the audit log lists what happened and verifies its chain", async ({ page }
   const name = uniqueName("audited");
   expect((await apiCall("POST", "/api/v1/agents", { name })).status).toBe(201);
   await signIn(page);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await shoot(page, "dashboard");
   await page.goto("/audit");
   await expect(page.getByTestId("audit-table")).toContainText("agent.created");
   await page.getByLabel("Filter by action").fill("agent.created");
