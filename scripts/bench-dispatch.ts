@@ -1,0 +1,176 @@
+// Dispatch benchmark: the real app (production build, temporary database), W
+// worker loops over HTTP (poll → complete), each with its own agent and token,
+// draining T pool tasks. Prints claim+complete cycles per second and the poll
+// latency percentiles.
+//   npm run bench:dispatch [-- --workers 30 --tasks 300 --wait 1000 --rounds 3 --profile /tmp/prof]
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { hashToken } from "../lib/auth/secrets";
+import { startTestServer } from "../tests/support/test-server";
+
+const { values } = parseArgs({
+  options: {
+    workers: { type: "string", default: "30" },
+    tasks: { type: "string", default: "300" },
+    wait: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "3" },
+    profile: { type: "string" },
+  },
+});
+const WORKERS = Number(values.workers);
+const TASKS = Number(values.tasks);
+const WAIT_MS = Number(values.wait);
+const ROUNDS = Number(values.rounds);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** The server's processes: those started with this test database in their environment. */
+function serverPids(dbFile: string): number[] {
+  const marker = `DATABASE_URL=file:${dbFile}`;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(marker)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return pids;
+}
+
+/** CPU time (user + system) of processes and their threads, in ms. */
+function cpuMs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // exited
+    }
+  }
+}
+
+async function main() {
+  console.log(`Starting the app (production build, temporary database) ...`);
+  // --profile DIR writes a V8 CPU profile of the server to DIR when it stops.
+  const profile: Record<string, string> = values.profile
+    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
+    : {};
+  const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as any) : null };
+  };
+  const pids = serverPids(server.dbFile);
+  try {
+    console.log(`Creating ${WORKERS} agents with worker tokens ...`);
+    const agents: Array<{ id: string; token: string }> = [];
+    const sqlite = new Database(server.dbFile);
+    for (let i = 0; i < WORKERS; i += 1) {
+      const agent = await call("POST", "/api/v1/agents", server.adminToken, { name: `bench-${i}` });
+      if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+      const id = agent.body.agent.id as string;
+      const made = await call("POST", `/api/v1/agents/${id}/tokens`, server.adminToken, { name: "bench" }).catch(() => null);
+      let token = made?.status === 201 ? (made.body.token as string) : null;
+      if (!token) {
+        // Until the token API is there: the row it would write.
+        token = `sdw_${randomBytes(32).toString("base64url")}`;
+        sqlite
+          .prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
+          .run(`b${randomBytes(10).toString("hex")}`, id, "bench", hashToken(token), token.slice(0, 10), Date.now());
+      }
+      agents.push({ id, token });
+    }
+    sqlite.close();
+
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const create0 = performance.now();
+      for (let i = 0; i < TASKS; i += 1) {
+        const reply = await call("POST", "/api/v1/tasks", server.adminToken, { title: `bench task ${round}.${i}`, priority: i % 3 });
+        if (reply.status !== 201) throw new Error(`task: ${reply.status}`);
+      }
+      const createMs = performance.now() - create0;
+
+      const polls: number[] = [];
+      const completes: number[] = [];
+      let cycles = 0;
+      let errors = 0;
+      const start = performance.now();
+      if (values.profile) signalAll(pids, "SIGUSR2");
+      const serverCpu0 = cpuMs(pids);
+      const clientCpu0 = process.cpuUsage();
+      await Promise.all(
+        agents.map(async ({ token }) => {
+          for (;;) {
+            if (cycles >= TASKS) return;
+            const t0 = performance.now();
+            const poll = await call("GET", `/api/worker/poll?waitMs=${cycles >= TASKS ? 0 : WAIT_MS}`, token);
+            polls.push(performance.now() - t0);
+            if (poll.status === 204) {
+              if (cycles >= TASKS) return;
+              continue;
+            }
+            if (poll.status !== 200) {
+              errors += 1;
+              continue;
+            }
+            const t1 = performance.now();
+            const done = await call("POST", `/api/worker/tasks/${poll.body.task.id}/complete`, token, { output: "ok" });
+            completes.push(performance.now() - t1);
+            if (done.status === 200) cycles += 1;
+            else errors += 1;
+          }
+        }),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const serverCpu = cpuMs(pids) - serverCpu0;
+      if (values.profile) signalAll(pids, "SIGUSR2");
+      const clientUsage = process.cpuUsage(clientCpu0);
+      const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
+      polls.sort((a, b) => a - b);
+      completes.sort((a, b) => a - b);
+      const ms = (value: number) => `${value.toFixed(1)} ms`;
+      console.log(
+        [
+          `round ${round}: ${WORKERS} workers drained ${TASKS} pool tasks in ${seconds.toFixed(2)} s (created in ${(createMs / 1000).toFixed(2)} s)`,
+          `  claim+complete cycles/s: ${(cycles / seconds).toFixed(0)}${errors ? `  (errors: ${errors})` : ""}`,
+          `  poll     p50 ${ms(percentile(polls, 50))}  p99 ${ms(percentile(polls, 99))}  max ${ms(polls.at(-1) ?? Number.NaN)}  (n=${polls.length})`,
+          `  server CPU ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
+          `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
+        ].join("\n"),
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
