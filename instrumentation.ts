@@ -2,7 +2,9 @@
 // Node.js runtime only; each domain's job module registers itself on import.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  await import("./lib/tasks/stall-sweeper");
-  const { startBackgroundJobs } = await import("./lib/jobs/background");
+  await import("@/lib/tasks/stall-sweeper");
+  await import("@/lib/schedules/job");
+  await import("@/lib/alerts/job");
+  const { startBackgroundJobs } = await import("@/lib/jobs/background");
   startBackgroundJobs();
 }
