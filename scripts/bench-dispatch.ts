@@ -5,6 +5,7 @@
 //   npm run bench:dispatch [-- --workers 30 --tasks 300 --wait 1000 --rounds 3 --profile /tmp/prof]
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -77,15 +78,48 @@ async function main() {
     ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
     : {};
   const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  // node:http with keep-alive: one connection per worker loop, and far less client
+  // CPU than fetch (the client shares the machine's two cores with the server).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS + 4 });
+  const { hostname, port } = new URL(server.baseUrl);
+  const call = (method: string, path: string, token: string, body?: unknown, retried = false): Promise<{ status: number; body: any }> =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        {
+          host: hostname,
+          port,
+          method,
+          path,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: any = null;
+            try {
+              parsed = text ? JSON.parse(text) : null;
+            } catch {
+              parsed = text;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed while idle: the request never reached it; send it again.
+        if (req.reusedSocket && error.code === "ECONNRESET" && !retried) resolve(call(method, path, token, body, true));
+        else reject(error);
+      });
+      req.end(payload);
     });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as any) : null };
-  };
   const pids = serverPids(server.dbFile);
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);
@@ -95,7 +129,7 @@ async function main() {
       const agent = await call("POST", "/api/v1/agents", server.adminToken, { name: `bench-${i}` });
       if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
       const id = agent.body.agent.id as string;
-      const made = await call("POST", `/api/v1/agents/${id}/tokens`, server.adminToken, { name: "bench" }).catch(() => null);
+      const made = await call("POST", `/api/v1/agents/${id}/tokens`, server.adminToken, { name: "bench" });
       let token = made?.status === 201 ? (made.body.token as string) : null;
       if (!token) {
         // Until the token API is there: the row it would write.
@@ -108,6 +142,28 @@ async function main() {
     }
     sqlite.close();
 
+    {
+      // The floor: the cheapest worker route there is (a refused token: routing,
+      // the wrapper, one indexed SELECT) under the same concurrency.
+      const floorMs = 3000;
+      const cpu0 = cpuMs(pids);
+      const t0 = performance.now();
+      let requests = 0;
+      await Promise.all(
+        agents.map(async () => {
+          while (performance.now() - t0 < floorMs) {
+            await call("GET", "/api/worker/poll", "sdw_not-a-token");
+            requests += 1;
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuMs(pids) - cpu0;
+      console.log(
+        `floor: a refused worker request (401) x ${requests}: ${(requests / seconds).toFixed(0)} requests/s, server CPU ${(cpu / requests).toFixed(2)} ms per request; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
+      );
+    }
+
     for (let round = 1; round <= ROUNDS; round += 1) {
       const create0 = performance.now();
       for (let i = 0; i < TASKS; i += 1) {
@@ -116,7 +172,12 @@ async function main() {
       }
       const createMs = performance.now() - create0;
 
+      // Open (or refresh) one kept-alive connection per worker loop, as long-polling workers hold them.
+      await Promise.all(agents.map(() => call("GET", "/api/worker/poll", "sdw_warm-up")));
+
       const polls: number[] = [];
+      const emptyPolls: number[] = [];
+      const slow: string[] = [];
       const completes: number[] = [];
       let cycles = 0;
       let errors = 0;
@@ -130,11 +191,14 @@ async function main() {
             if (cycles >= TASKS) return;
             const t0 = performance.now();
             const poll = await call("GET", `/api/worker/poll?waitMs=${cycles >= TASKS ? 0 : WAIT_MS}`, token);
-            polls.push(performance.now() - t0);
+            const took = performance.now() - t0;
+            if (took > 1500) slow.push(`${(t0 - start).toFixed(0)}ms+${took.toFixed(0)}(${poll.status})`);
             if (poll.status === 204) {
+              emptyPolls.push(took);
               if (cycles >= TASKS) return;
               continue;
             }
+            polls.push(took);
             if (poll.status !== 200) {
               errors += 1;
               continue;
@@ -159,13 +223,15 @@ async function main() {
         [
           `round ${round}: ${WORKERS} workers drained ${TASKS} pool tasks in ${seconds.toFixed(2)} s (created in ${(createMs / 1000).toFixed(2)} s)`,
           `  claim+complete cycles/s: ${(cycles / seconds).toFixed(0)}${errors ? `  (errors: ${errors})` : ""}`,
-          `  poll     p50 ${ms(percentile(polls, 50))}  p99 ${ms(percentile(polls, 99))}  max ${ms(polls.at(-1) ?? Number.NaN)}  (n=${polls.length})`,
+          `  poll     p50 ${ms(percentile(polls, 50))}  p99 ${ms(percentile(polls, 99))}  max ${ms(polls.at(-1) ?? Number.NaN)}  (n=${polls.length}; ${emptyPolls.length} empty polls at the end)`,
+          ...(process.env.BENCH_DEBUG ? [`  slow polls: ${slow.join(" ")}`] : []),
           `  server CPU ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
         ].join("\n"),
       );
     }
   } finally {
+    agent.destroy();
     await server.stop();
   }
 }
