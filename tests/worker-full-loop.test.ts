@@ -55,8 +55,9 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     // Standard profile: the SOUL.md edit waits for an operator; SOUL.md itself is unchanged.
     const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
     expect(proposals.body.proposals).toHaveLength(1);
-    expect(proposals.body.proposals[0]).toMatchObject({ kind: "SOUL" });
-    expect(JSON.stringify(proposals.body.proposals[0])).toContain(`I double-check my work (task ${first})`);
+    expect(proposals.body.proposals[0]).toMatchObject({ kind: "SOUL", trigger: "agent", taskId: first });
+    const proposal = await call(target, "GET", `/api/v1/proposals/${proposals.body.proposals[0].id}`);
+    expect(JSON.stringify(proposal.body)).toContain(`I double-check my work (task ${first})`);
     expect((await identity(target, agent.id, "soul")).content).toBe(soulBefore.content);
 
     // The stored setup script: the agent's line only, no markers, no global content.

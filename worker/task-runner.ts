@@ -207,7 +207,10 @@ export async function runTask({
       log.info("the task was cancelled; the agent is stopped", taskId);
       return "cancelled";
     }
-    if (why.why === "lost") return "lost";
+    if (why.why === "lost") {
+      log.warn(`not finishing: ${why.detail}`, taskId);
+      return "lost";
+    }
     return release(`the worker was stopped before the task finished (${why.detail}); giving it back`);
   }
 }
