@@ -37,6 +37,7 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     const agent = await agentWithToken(target, { securityProfile: "standard" });
     const dir = workspace();
     const soulBefore = await identity(target, agent.id, "soul");
+    const setupBefore = await identity(target, agent.id, "setup-script");
     const first = await createTask(target, { title: "learn the build", agentId: agent.id });
 
     const run = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
@@ -62,7 +63,8 @@ describe("worker full loop", { timeout: 120_000 }, () => {
 
     // The stored setup script: the agent's line only, no markers, no global content.
     const setup = await identity(target, agent.id, "setup-script");
-    expect(setup.content.trim()).toBe(`echo "agent added line ran" >> setup-runs.log # agent-added-${first}`);
+    const added = `echo "agent added line ran" >> setup-runs.log # agent-added-${first}`;
+    expect(setup.content.trim()).toBe([setupBefore.content.trim(), added].filter(Boolean).join("\n"));
     expect(setup.content).not.toContain("# ===");
     expect(setup.content).not.toContain("global script ran");
     expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\n");
