@@ -69,6 +69,16 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(setup.content).not.toContain("global script ran");
     expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\n");
 
+    // The task's timeline shows what the sync did (200 applied, 202 queued).
+    const syncEvents = done.events.filter((event: { type: string }) => event.type === "sync");
+    expect(syncEvents.map((event: { data: { httpStatus: number } }) => event.data.httpStatus).sort()).toEqual([200, 200, 202]);
+
+    // memory/ files became memories: the agent's own, and memory/shared/ for the whole swarm.
+    const memories = await call(target, "GET", `/api/v1/memories?source=file_index&limit=200`);
+    expect(memories.status, JSON.stringify(memories.body)).toBe(200);
+    const mine = memories.body.memories.filter((m: { content: string }) => m.content.includes(first) || m.content.includes("staging DB"));
+    expect(mine.map((m: { scope: string; agentId: string | null }) => m.scope).sort()).toEqual(["agent", "swarm"]);
+
     // Second task: exactly one marker block, and both scripts run again.
     const second = await createTask(target, { title: "again", agentId: agent.id });
     const again = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
