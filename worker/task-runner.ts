@@ -171,6 +171,7 @@ export async function runTask({
         branch,
         message: `${branch}: ${task.title}`,
         verifyRetries: config.verifyRetries,
+        stopped: () => stop !== null,
         rerun: async (prompt, purpose) => {
           const rerun = await runAgent(prompt, purpose);
           return { ok: rerun.code === 0, output: rerun.stdout };
