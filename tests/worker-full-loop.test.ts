@@ -91,6 +91,23 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\nglobal script ran\nagent added line ran\n");
   });
 
+  it("gives the agent a swarm CLI that reaches the app with the worker's credentials", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "standard" });
+    const taskId = await createTask(target, { title: "use the cli", agentId: agent.id });
+    const run = worker(agent.token, workspace(), { AGENT_COMMAND: fixtureAgent("swarm-cli.sh") });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toMatch(/proposed: soul waits for an operator's review \(proposal \S+\)/);
+    expect(task.output).toContain("stored: 1 chunk(s)");
+    expect(task.output).toContain("pnpm is faster here");
+    expect(task.output).toContain("locked exit: 1");
+    expect(task.output).toContain("usage exit: 2");
+    expect(JSON.stringify(events)).toContain("reading the code base");
+    const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
+    expect(proposals.body.proposals).toEqual([expect.objectContaining({ kind: "SOUL", reason: "be kinder", taskId })]);
+  });
+
   it("fails the task with a reason when the agent fails", async () => {
     const agent = await agentWithToken(target);
     const taskId = await createTask(target, { title: "doomed", agentId: agent.id });
