@@ -1,7 +1,331 @@
 "use client";
 
-// The agent page's identity section: one Monaco tab per identity file, history,
-// diffs, rollback, prompt preview. (Built by the identity work.)
+// The agent page's identity section: one Monaco tab per identity file, save with a
+// reason, unsaved-change warnings, a clear stale-save conflict with a diff and a
+// merge path, the version history, the prompt preview and re-bootstrap.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AlertTriangle, Eye, Lock, Save } from "lucide-react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { useCan } from "@/components/session-user";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { ErrorState, Loading } from "@/components/ui/states";
+import { ApiClientError, api, describeError } from "@/lib/api-client";
+import type { AgentDto } from "@/lib/contracts/agents";
+import type { SecurityProfile } from "@/lib/contracts/common";
+import {
+  IDENTITY_FILE_NAMES,
+  type IdentityFileDto,
+  type IdentityKind,
+  type IdentityVersionDto,
+  kindToSlug,
+  type WriteResult,
+} from "@/lib/contracts/identity";
+import { timeAgo } from "./format";
+import { type Conflict, ConflictDialog, PromptPreviewDialog, RebootstrapButton } from "./identity-dialogs";
+import { IdentityHistory } from "./identity-history";
+import { CodeEditor } from "./monaco";
+
+type Draft = { baseVersionId: string | null; baseContent: string; text: string };
+
+const LOCK_NOTES: Partial<Record<IdentityKind, string>> = {
+  AGENT: "Agents cannot write this: AGENT.md is the operational cage, set by operators only.",
+  CAPABILITIES: "Agents cannot write this: tools, scopes and limits are set by operators only.",
+  BOOTSTRAP: "Agents cannot write this. It is retired automatically once SOUL.md and IDENTITY.md exist.",
+};
+
+const PROFILE_NOTES: Record<SecurityProfile, string> = {
+  paranoid: "paranoid: the agent's own changes to SOUL, IDENTITY and USER are refused",
+  standard: "standard: the agent's own changes to SOUL, IDENTITY and USER wait for approval",
+  power: "power: the agent's own changes to SOUL, IDENTITY and USER apply at once",
+};
+
 export function AgentIdentityPanel({ agentId }: { agentId: string }) {
-  return <div data-agent-id={agentId} />;
+  const can = useCan();
+  const queryClient = useQueryClient();
+  const agent = useQuery({ queryKey: ["agents", agentId], queryFn: () => api<{ agent: AgentDto }>(`/api/v1/agents/${agentId}`) });
+  const agentName = agent.data?.agent.name;
+  const profile = agent.data?.agent.securityProfile;
+  const files = useQuery({
+    queryKey: ["identity", agentId, "files"],
+    queryFn: () => api<{ files: IdentityFileDto[] }>(`/api/v1/agents/${agentId}/identity`),
+  });
+  const [active, setActive] = useState<IdentityKind>("SOUL");
+  const [drafts, setDrafts] = useState<Partial<Record<IdentityKind, Draft>>>({});
+  const [reason, setReason] = useState("");
+  const [pendingTab, setPendingTab] = useState<IdentityKind | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [staleNotice, setStaleNotice] = useState<Conflict | null>(null);
+  const [previewOpen, setPreviewOpen] = useState(false);
+
+  const file = files.data?.files.find((f) => f.kind === active);
+  const draft = drafts[active];
+  const dirtyKinds = (Object.entries(drafts) as [IdentityKind, Draft][]).filter(([, d]) => d.text !== d.baseContent).map(([k]) => k);
+  const dirty = dirtyKinds.includes(active);
+
+  useEffect(() => {
+    if (dirtyKinds.length === 0) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirtyKinds.length]);
+
+  const dropDraft = (kind: IdentityKind) =>
+    setDrafts((current) => {
+      const next = { ...current };
+      delete next[kind];
+      return next;
+    });
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["identity", agentId] });
+
+  const save = useMutation({
+    mutationFn: (args: { kind: IdentityKind; content: string; baseVersionId: string | null }) =>
+      api<WriteResult>(`/api/v1/agents/${agentId}/identity/${kindToSlug(args.kind)}`, {
+        method: "PUT",
+        body: { content: args.content, baseVersionId: args.baseVersionId, reason: reason.trim() || undefined },
+      }),
+    onSuccess: async (result, args) => {
+      const name = IDENTITY_FILE_NAMES[args.kind];
+      if (result.status === "applied" && result.unchanged) toast.info(`${name} is unchanged: nothing to save`);
+      else if (result.status === "applied" && result.merged) toast.success(`Saved ${name}, merged with changes saved meanwhile`);
+      else toast.success(`Saved ${name}`);
+      dropDraft(args.kind);
+      setReason("");
+      setConflict(null);
+      setStaleNotice(null);
+      await refresh();
+    },
+    onError: async (error, args) => {
+      if (error instanceof ApiClientError && error.code === "stale_base") {
+        const slug = kindToSlug(args.kind);
+        const [theirs, history] = await Promise.all([
+          api<IdentityFileDto>(`/api/v1/agents/${agentId}/identity/${slug}`),
+          api<{ versions: IdentityVersionDto[] }>(`/api/v1/agents/${agentId}/identity/${slug}/versions`),
+        ]);
+        setStaleNotice({
+          kind: args.kind,
+          mine: args.content,
+          theirs: {
+            content: theirs.content,
+            versionId: theirs.versionId,
+            versionNumber: theirs.versionNumber,
+            by: history.versions[0]?.authorLabel ?? "someone",
+          },
+        });
+        void refresh();
+        return;
+      }
+      toast.error(describeError(error));
+    },
+  });
+
+  if (files.isPending)
+    return (
+      <Card>
+        <Loading label="Loading identity files…" />
+      </Card>
+    );
+  if (files.isError)
+    return (
+      <Card>
+        <ErrorState error={files.error} />
+      </Card>
+    );
+
+  const text = draft?.text ?? file?.content ?? "";
+  const existing = files.data.files.filter((f) => f.exists).map((f) => f.kind);
+
+  const switchTo = (kind: IdentityKind) => {
+    if (kind === active) return;
+    if (dirty) setPendingTab(kind);
+    else setActive(kind);
+  };
+
+  const onChange = (value: string | undefined) => {
+    if (!file) return;
+    setDrafts((current) => {
+      const previous = current[active];
+      return {
+        ...current,
+        [active]: {
+          baseVersionId: previous?.baseVersionId ?? file.versionId,
+          baseContent: previous?.baseContent ?? file.content,
+          text: value ?? "",
+        },
+      };
+    });
+  };
+
+  const notice = staleNotice?.kind === active ? staleNotice : null;
+
+  return (
+    <Card data-testid="identity-panel">
+      <CardHeader
+        title="Identity"
+        description={
+          <>
+            Every save is a new version.{" "}
+            {profile ? (
+              <span data-testid="identity-profile">
+                Security profile <strong className="text-fg">{PROFILE_NOTES[profile]}</strong>.
+              </span>
+            ) : null}
+          </>
+        }
+        actions={
+          <>
+            <Button variant="secondary" size="sm" onClick={() => setPreviewOpen(true)} data-testid="preview-prompt">
+              <Eye className="size-3.5" /> Preview prompt
+            </Button>
+            {can.admin ? <RebootstrapButton agentId={agentId} agentName={agentName ?? "this agent"} existing={existing} /> : null}
+          </>
+        }
+      />
+      <div role="tablist" aria-label="Identity files" className="flex gap-1 overflow-x-auto border-b border-border px-2 pt-2">
+        {files.data.files.map((f) => (
+          <button
+            key={f.kind}
+            type="button"
+            role="tab"
+            aria-selected={f.kind === active}
+            onClick={() => switchTo(f.kind)}
+            data-testid={`identity-tab-${kindToSlug(f.kind)}`}
+            className={cn(
+              "-mb-px flex items-center gap-1.5 whitespace-nowrap rounded-t-md border border-transparent px-3 py-1.5 text-sm",
+              f.kind === active ? "border-border border-b-panel bg-panel font-medium text-fg" : "text-fg-muted hover:text-fg",
+              !f.exists && "italic",
+            )}
+          >
+            {f.locked ? <Lock className="size-3" aria-label="agents cannot write this" /> : null}
+            {f.path}
+            {dirtyKinds.includes(f.kind) ? (
+              <span className="size-1.5 rounded-full bg-warn" title="unsaved changes">
+                <span className="sr-only">unsaved changes</span>
+              </span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+
+      <div className="grid min-h-[560px] grid-cols-1 lg:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="flex min-w-0 flex-col border-border lg:border-r">
+          <div className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-2 text-xs text-fg-muted">
+            {file?.exists ? (
+              <span data-testid="identity-version">
+                version {file.versionNumber} · {file.updatedAt ? timeAgo(file.updatedAt) : ""}
+              </span>
+            ) : (
+              <Badge tone="warn">
+                {file?.versionNumber ? `deleted in version ${file.versionNumber}; saving creates it again` : "not created yet"}
+              </Badge>
+            )}
+            {file?.locked ? (
+              <span className="flex items-center gap-1 text-fg" data-testid="locked-note">
+                <Lock className="size-3" /> {LOCK_NOTES[active]}
+              </span>
+            ) : null}
+            {dirty ? <Badge tone="warn">unsaved changes</Badge> : null}
+          </div>
+
+          {notice ? (
+            <div
+              className="flex flex-wrap items-center gap-3 border-b border-danger/30 bg-danger/10 px-3 py-2 text-sm"
+              role="alert"
+              data-testid="stale-conflict"
+            >
+              <AlertTriangle className="size-4 shrink-0 text-danger" />
+              <p className="min-w-0 flex-1">
+                <strong>{notice.theirs.by}</strong> saved {IDENTITY_FILE_NAMES[notice.kind]} (version {notice.theirs.versionNumber}) while
+                you were editing, and the changes overlap. Your text is not saved yet.
+              </p>
+              <Button size="sm" onClick={() => setConflict(notice)} data-testid="see-their-changes">
+                See their changes
+              </Button>
+            </div>
+          ) : null}
+
+          <div className="min-h-[440px] flex-1" data-testid="identity-editor">
+            <CodeEditor
+              key={`${agentId}-${active}`}
+              value={text}
+              language={file?.language ?? "markdown"}
+              onChange={onChange}
+              options={{ readOnly: !can.write }}
+            />
+          </div>
+
+          {can.write ? (
+            <div className="flex flex-wrap items-center gap-2 border-t border-border px-3 py-2">
+              <Input
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                placeholder="Why this change? (optional, shown in the history)"
+                className="h-8 min-w-48 flex-1"
+                maxLength={1000}
+                aria-label="Reason for the change"
+                data-testid="identity-reason"
+              />
+              {dirty ? (
+                <Button variant="ghost" size="sm" onClick={() => dropDraft(active)}>
+                  Discard
+                </Button>
+              ) : null}
+              <Button
+                size="sm"
+                disabled={!dirty}
+                busy={save.isPending}
+                onClick={() => draft && save.mutate({ kind: active, content: draft.text, baseVersionId: draft.baseVersionId })}
+                data-testid="identity-save"
+              >
+                <Save className="size-3.5" /> Save {file?.path}
+              </Button>
+            </div>
+          ) : (
+            <p className="border-t border-border px-3 py-2 text-xs text-fg-muted">You have read-only access (viewer).</p>
+          )}
+        </div>
+        <div className="min-h-0 border-t border-border lg:max-h-[720px] lg:border-t-0">
+          <IdentityHistory agentId={agentId} kind={active} canWrite={can.write} />
+        </div>
+      </div>
+
+      <ConfirmDialog
+        open={pendingTab !== null}
+        onOpenChange={(open) => !open && setPendingTab(null)}
+        title={`Discard your changes to ${file?.path}?`}
+        description={`${file?.path} has unsaved changes. Switching tabs discards them; save first to keep them.`}
+        confirmLabel="Discard and switch"
+        destructive
+        onConfirm={() => {
+          dropDraft(active);
+          if (staleNotice?.kind === active) setStaleNotice(null);
+          if (pendingTab) setActive(pendingTab);
+          setPendingTab(null);
+        }}
+      />
+      <ConflictDialog
+        conflict={conflict}
+        saving={save.isPending}
+        onClose={() => setConflict(null)}
+        onSaveMerged={(content) => conflict && save.mutate({ kind: conflict.kind, content, baseVersionId: conflict.theirs.versionId })}
+        onDiscardMine={() => {
+          if (!conflict) return;
+          dropDraft(conflict.kind);
+          setConflict(null);
+          setStaleNotice(null);
+          toast.info(`Loaded their version of ${IDENTITY_FILE_NAMES[conflict.kind]}`);
+        }}
+      />
+      <PromptPreviewDialog agentId={agentId} open={previewOpen} onOpenChange={setPreviewOpen} />
+    </Card>
+  );
 }

@@ -62,9 +62,19 @@ export async function authenticateOperator(req: NextRequest): Promise<OperatorPr
   return { kind: "user", userId: user.id, email: user.email, role: user.role, tokenId: null };
 }
 
+/** A browser session (next-auth's cookie, plain or __Secure-), whether valid or not. */
+function hasSessionCookie(req: NextRequest): boolean {
+  return req.cookies.getAll().some((cookie) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(cookie.name));
+}
+
 export async function authenticateWorker(req: NextRequest): Promise<WorkerPrincipal> {
   const token = bearer(req);
-  if (!token) throw new ApiError("unauthorized", "Send the agent's worker token as 'Authorization: Bearer <token>'");
+  if (!token) {
+    if (hasSessionCookie(req)) {
+      throw new ApiError("forbidden", "The worker API takes a worker token only; operator tokens and sessions do not work here");
+    }
+    throw new ApiError("unauthorized", "Send the agent's worker token as 'Authorization: Bearer <token>'");
+  }
   if (!token.startsWith(WORKER_TOKEN_PREFIX)) {
     throw new ApiError("forbidden", "The worker API takes a worker token only; operator tokens and sessions do not work here");
   }

@@ -141,7 +141,13 @@ export type IdentityVersionDto = z.infer<typeof identityVersionSchema>;
 export const identityVersionWithContentSchema = identityVersionSchema.extend({ content: z.string() });
 
 export const writeResultSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("applied"), versionId: z.string(), merged: z.boolean().optional() }),
+  z.object({
+    status: z.literal("applied"),
+    versionId: z.string(),
+    merged: z.boolean().optional(),
+    /** The content equals the current version: nothing was written. */
+    unchanged: z.boolean().optional(),
+  }),
   z.object({ status: z.literal("pending"), proposalId: z.string() }),
 ]);
 export type WriteResult = z.infer<typeof writeResultSchema>;
@@ -160,3 +166,53 @@ export const approveProposalBodySchema = z.strictObject({
 export const rejectProposalBodySchema = z.strictObject({
   note: z.string().trim().min(1, "a note is required when rejecting").max(2000),
 });
+
+/** A proposal as the review queue shows it; contents only in the detail view. */
+export const proposalSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  kind: identityKindSchema,
+  path: z.string(),
+  language: z.enum(["markdown", "shell", "yaml"]),
+  baseVersionId: z.string().nullable(),
+  baseVersionNumber: z.number().nullable(),
+  currentVersionId: z.string().nullable(),
+  currentVersionNumber: z.number().nullable(),
+  /** True when the file moved on since the proposal's base. */
+  baseMoved: z.boolean(),
+  reason: z.string(),
+  trigger: triggerSchema,
+  status: proposalStatusSchema,
+  edited: z.boolean(),
+  reviewerId: z.string().nullable(),
+  reviewerLabel: z.string().nullable(),
+  reviewNote: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  resultVersionId: z.string().nullable(),
+  supersededById: z.string().nullable(),
+  taskId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ProposalDto = z.infer<typeof proposalSchema>;
+
+export const proposalDetailSchema = proposalSchema.extend({
+  baseContent: z.string(),
+  currentContent: z.string(),
+  proposedContent: z.string(),
+  /** Three-way merge of the proposal onto the current version (with conflict markers when not clean). */
+  mergedContent: z.string().nullable(),
+  mergeClean: z.boolean().nullable(),
+});
+export type ProposalDetailDto = z.infer<typeof proposalDetailSchema>;
+
+export const promptPreviewSchema = z.object({
+  systemPrompt: z.string(),
+  bootstrap: z.boolean(),
+  soulVersionId: z.string().nullable(),
+  truncated: z.array(z.string()),
+  /** What the next task will change first (e.g. retiring BOOTSTRAP.md). */
+  notes: z.array(z.string()),
+  capChars: z.number(),
+});
+export type PromptPreviewDto = z.infer<typeof promptPreviewSchema>;

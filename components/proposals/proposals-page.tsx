@@ -1,0 +1,128 @@
+"use client";
+
+// The review queue: agent-proposed identity changes, pending first, each with a
+// side-by-side diff to approve, approve edited, or reject with a note.
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { timeAgo } from "@/components/identity/format";
+import { Badge } from "@/components/ui/badge";
+import { Card, PageHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
+import { api } from "@/lib/api-client";
+import { PROPOSAL_STATUSES, type ProposalDto } from "@/lib/contracts/identity";
+import { ProposalReview } from "./proposal-review";
+
+type Status = (typeof PROPOSAL_STATUSES)[number];
+
+const STATUS_TONES: Record<Status, "accent" | "ok" | "danger" | "warn" | "neutral"> = {
+  pending: "accent",
+  conflict: "warn",
+  approved: "ok",
+  rejected: "danger",
+  superseded: "neutral",
+};
+
+export function StatusBadge({ status }: { status: Status }) {
+  return <Badge tone={STATUS_TONES[status]}>{status}</Badge>;
+}
+
+export function ProposalsPage() {
+  const [status, setStatus] = useState<Status>("pending");
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const list = useQuery({
+    queryKey: ["proposals", "list", status],
+    queryFn: () => api<{ proposals: ProposalDto[]; total: number }>(`/api/v1/proposals?status=${status}`),
+  });
+  const counts = useQuery({
+    queryKey: ["proposals", "open-counts"],
+    queryFn: async () => {
+      const [pending, conflict] = await Promise.all(
+        (["pending", "conflict"] as const).map((s) => api<{ total: number }>(`/api/v1/proposals/count?status=${s}`)),
+      );
+      return { pending: pending?.total ?? 0, conflict: conflict?.total ?? 0 };
+    },
+  });
+  const proposals = list.data?.proposals ?? [];
+  const selected = proposals.find((p) => p.id === selectedId) ?? proposals[0] ?? null;
+
+  return (
+    <div>
+      <PageHeader
+        title="Proposals"
+        description="Changes agents proposed to their own identity files. Nothing changes until you approve it."
+      />
+      <div role="tablist" aria-label="Proposal status" className="mb-4 flex flex-wrap gap-1">
+        {PROPOSAL_STATUSES.map((s) => (
+          <button
+            key={s}
+            type="button"
+            role="tab"
+            aria-selected={s === status}
+            onClick={() => {
+              setStatus(s);
+              setSelectedId(null);
+            }}
+            data-testid={`proposal-filter-${s}`}
+            className={cn(
+              "rounded-md border px-3 py-1.5 text-sm capitalize",
+              s === status ? "border-accent bg-accent/10 font-medium text-accent" : "border-border bg-panel text-fg-muted hover:text-fg",
+            )}
+          >
+            {s}
+            {(s === "pending" || s === "conflict") && counts.data && counts.data[s] > 0 ? (
+              <span className="ml-1.5 rounded-full bg-accent px-1.5 text-xs text-accent-fg">{counts.data[s]}</span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[340px_minmax(0,1fr)]">
+        <Card className="h-fit overflow-hidden">
+          {list.isPending ? (
+            <Loading label="Loading proposals…" />
+          ) : list.isError ? (
+            <ErrorState error={list.error} />
+          ) : proposals.length === 0 ? (
+            <EmptyState title={status === "pending" ? "Nothing to review" : `No ${status} proposals`}>
+              {status === "pending"
+                ? "When an agent on the standard profile wants to change its SOUL, IDENTITY or USER file, the proposal shows up here."
+                : "Pick another status to browse decided proposals."}
+            </EmptyState>
+          ) : (
+            <ul className="divide-y divide-border" data-testid="proposal-list">
+              {proposals.map((p) => (
+                <li key={p.id}>
+                  <button
+                    type="button"
+                    onClick={() => setSelectedId(p.id)}
+                    className={cn("w-full px-4 py-3 text-left hover:bg-muted", selected?.id === p.id && "bg-accent/5")}
+                    data-testid={`proposal-${p.id}`}
+                  >
+                    <div className="flex items-center justify-between gap-2 text-sm">
+                      <span className="truncate font-medium">
+                        {p.agentName} · {p.path}
+                      </span>
+                      <StatusBadge status={p.status} />
+                    </div>
+                    <p className="mt-1 line-clamp-2 text-xs text-fg">{p.reason}</p>
+                    <p className="mt-1 flex items-center gap-2 text-xs text-fg-muted">
+                      <span>{p.trigger === "user_request" ? "user request" : "agent-initiated"}</span>·
+                      <span title={new Date(p.createdAt).toLocaleString()}>{timeAgo(p.createdAt)}</span>
+                      {p.baseMoved && (p.status === "pending" || p.status === "conflict") ? <Badge tone="warn">base moved</Badge> : null}
+                    </p>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {list.data && list.data.total > proposals.length ? (
+            <p className="border-t border-border px-4 py-2 text-xs text-fg-muted">
+              Showing {proposals.length} of {list.data.total}.
+            </p>
+          ) : null}
+        </Card>
+        {selected ? <ProposalReview key={selected.id} proposalId={selected.id} /> : null}
+      </div>
+    </div>
+  );
+}

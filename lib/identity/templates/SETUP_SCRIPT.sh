@@ -1,0 +1,1 @@
+# Agent setup script: runs at every container start, after the global script.

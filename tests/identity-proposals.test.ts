@@ -1,0 +1,130 @@
+// Reviewing proposals on the real server: approve, approve edited, reject with a
+// note, moved bases (clean merge or 409 to edit), roles, and no double decisions.
+import { describe, expect, it } from "vitest";
+import { agentWithWorker, current, lastAudit, userToken, versionCount } from "./identity-helpers";
+import { admin, client } from "./support/client";
+
+async function propose(slug = "soul", content = "# Soul\nproposed text\n") {
+  const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+  const base = await current(agent.id, slug);
+  const reply = await worker.put(`/api/worker/identity/${slug}`, {
+    content,
+    baseVersionId: base.versionId,
+    reason: "be clearer",
+    trigger: "agent",
+  });
+  expect(reply.status).toBe(202);
+  return { agent, worker, base, proposalId: reply.body.proposalId as string };
+}
+
+describe("approve", () => {
+  it("applies the proposed text as a version authored by the agent, source approved_proposal", async () => {
+    const { agent, proposalId } = await propose();
+    const reply = await admin().post(`/api/v1/proposals/${proposalId}/approve`, { note: "nice" });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ number: 2, edited: false, merged: false });
+    expect((await current(agent.id, "soul")).content).toBe("# Soul\nproposed text\n");
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/soul/versions`)).body.versions;
+    expect(versions[0]).toMatchObject({ source: "approved_proposal", authorType: "agent", authorId: agent.id, reason: "be clearer" });
+    const detail = (await admin().get(`/api/v1/proposals/${proposalId}`)).body;
+    expect(detail).toMatchObject({
+      status: "approved",
+      edited: false,
+      reviewNote: "nice",
+      reviewerLabel: "admin@test.local",
+      resultVersionId: reply.body.versionId,
+    });
+    expect(lastAudit(agent.id, "identity.proposal_approved")?.data).toMatchObject({ edited: false, note: "nice" });
+    const twice = await admin().post(`/api/v1/proposals/${proposalId}/approve`, {});
+    expect(twice.status).toBe(409);
+    expect(versionCount(agent.id, "SOUL")).toBe(2);
+  });
+
+  it("applies the reviewer's edited text and marks the proposal edited", async () => {
+    const { agent, proposalId } = await propose();
+    const reply = await admin().post(`/api/v1/proposals/${proposalId}/approve`, { content: "# Soul\nthe reviewer's version\n" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.edited).toBe(true);
+    expect((await current(agent.id, "soul")).content).toBe("# Soul\nthe reviewer's version\n");
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.edited).toBe(true);
+  });
+
+  it("merges onto a moved base when clean; otherwise 409 asks the reviewer to edit, and an edit resolves it", async () => {
+    const { agent, base, proposalId } = await propose("soul", "");
+    // Replace that empty proposal with a real one built on the template.
+    const { worker } = { worker: client((await import("./identity-helpers")).workerToken(agent.id)) };
+    const real = await worker.put("/api/worker/identity/soul", {
+      content: base.content.replace("## Working Style", "## Working Style\n- agent line"),
+      baseVersionId: base.versionId,
+      reason: "style",
+      trigger: "agent",
+    });
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.status).toBe("superseded");
+    await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, {
+      content: base.content.replace("## Boundaries", "## Boundaries\n- operator line"),
+      baseVersionId: base.versionId,
+    });
+    const clean = await admin().post(`/api/v1/proposals/${real.body.proposalId}/approve`, {});
+    expect(clean.status).toBe(200);
+    expect(clean.body.merged).toBe(true);
+    const merged = (await current(agent.id, "soul")).content;
+    expect(merged).toContain("- agent line");
+    expect(merged).toContain("- operator line");
+
+    const now = await current(agent.id, "soul");
+    const clash = await worker.put("/api/worker/identity/soul", {
+      content: now.content.replace("## Core Values", "## Core Values (agent)"),
+      baseVersionId: now.versionId,
+      reason: "clash",
+      trigger: "agent",
+    });
+    await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, {
+      content: now.content.replace("## Core Values", "## Core Values (operator)"),
+      baseVersionId: now.versionId,
+    });
+    const count = versionCount(agent.id, "SOUL");
+    const refused = await admin().post(`/api/v1/proposals/${clash.body.proposalId}/approve`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("stale_base");
+    expect(refused.body.error.message).toMatch(/Edit the proposed text/);
+    expect(versionCount(agent.id, "SOUL")).toBe(count);
+    const detail = (await admin().get(`/api/v1/proposals/${clash.body.proposalId}`)).body;
+    expect(detail).toMatchObject({ status: "conflict", mergeClean: false });
+    const markers = await admin().post(`/api/v1/proposals/${clash.body.proposalId}/approve`, { content: detail.mergedContent });
+    expect(markers.status).toBe(400);
+    const resolved = detail.mergedContent.replace(/<<<<<<< current\n.*\n=======\n(.*)\n>>>>>>> proposed/, "$1");
+    const ok = await admin().post(`/api/v1/proposals/${clash.body.proposalId}/approve`, { content: resolved });
+    expect(ok.status).toBe(200);
+    expect((await current(agent.id, "soul")).content).toContain("## Core Values (agent)");
+  });
+});
+
+describe("reject", () => {
+  it("needs a note, records it, and leaves the file alone", async () => {
+    const { agent, proposalId } = await propose();
+    const noNote = await admin().post(`/api/v1/proposals/${proposalId}/reject`, {});
+    expect(noNote.status).toBe(400);
+    const reply = await admin().post(`/api/v1/proposals/${proposalId}/reject`, { note: "too vague" });
+    expect(reply.status).toBe(200);
+    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    const detail = (await admin().get(`/api/v1/proposals/${proposalId}`)).body;
+    expect(detail).toMatchObject({ status: "rejected", reviewNote: "too vague" });
+    expect(lastAudit(agent.id, "identity.proposal_rejected")?.data).toMatchObject({ note: "too vague" });
+    expect((await admin().post(`/api/v1/proposals/${proposalId}/approve`, {})).status).toBe(409);
+    const rejected = (await admin().get(`/api/v1/proposals?status=rejected&agentId=${agent.id}`)).body;
+    expect(rejected.proposals.map((p: { id: string }) => p.id)).toEqual([proposalId]);
+  });
+
+  it("is operator-only: a viewer can read proposals but not decide", async () => {
+    const { agent, proposalId } = await propose();
+    const viewer = client(userToken("viewer").token);
+    expect((await viewer.get("/api/v1/proposals?status=pending")).status).toBe(200);
+    expect((await viewer.get("/api/v1/proposals/count?status=pending")).status).toBe(200);
+    expect((await viewer.post(`/api/v1/proposals/${proposalId}/approve`, {})).status).toBe(403);
+    expect((await viewer.post(`/api/v1/proposals/${proposalId}/reject`, { note: "no" })).status).toBe(403);
+    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.status).toBe("pending");
+    expect((await admin().get("/api/v1/proposals/missing")).status).toBe(404);
+    expect((await admin().get("/api/v1/proposals?status=bogus")).status).toBe(400);
+  });
+});

@@ -1,0 +1,270 @@
+// The worker identity API on the real server: locks, profiles, proposals, stale
+// bases, caps, strict kinds, task timeline events. Refusals write nothing.
+import { describe, expect, it } from "vitest";
+import { agentWithWorker, auditActions, createTask, current, lastAudit, sql, versionCount } from "./identity-helpers";
+import { admin, type client } from "./support/client";
+
+const put = (worker: ReturnType<typeof client>, slug: string, body: Record<string, unknown>) =>
+  worker.put(`/api/worker/identity/${slug}`, { reason: "learned something", trigger: "agent", ...body });
+
+function syncEvents(taskId: string) {
+  return (
+    sql().prepare("SELECT message, data FROM TaskEvent WHERE taskId = ? AND type = 'sync' ORDER BY id").all(taskId) as {
+      message: string;
+      data: string;
+    }[]
+  ).map((row) => ({
+    message: row.message,
+    ...JSON.parse(row.data),
+  }));
+}
+
+describe("locked kinds", () => {
+  for (const slug of ["agent", "capabilities", "bootstrap"]) {
+    it(`refuses ${slug} with 403 locked on every profile and trigger, writing nothing`, async () => {
+      const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
+      const kind = slug.toUpperCase();
+      const base = await current(agent.id, slug);
+      for (const trigger of ["agent", "user_request"]) {
+        for (const mode of ["write", "propose"]) {
+          const reply = await put(worker, slug, { content: "I am free now", baseVersionId: base.versionId, trigger, mode });
+          expect(reply.status).toBe(403);
+          expect(reply.body.error.code).toBe("locked");
+        }
+      }
+      expect(versionCount(agent.id, kind)).toBe(1);
+      expect((await current(agent.id, slug)).content).toBe(base.content);
+      expect(lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
+      expect((await admin().get("/api/v1/proposals?agentId=" + agent.id)).body.total).toBe(0);
+    });
+  }
+});
+
+describe("SOUL, IDENTITY, USER by security profile", () => {
+  it("paranoid: agent-initiated 403 profile_forbids (write and propose); user_request applied", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
+    const base = await current(agent.id, "soul");
+    for (const mode of ["write", "propose"]) {
+      const reply = await put(worker, "soul", { content: "rewritten", baseVersionId: base.versionId, mode });
+      expect(reply.status).toBe(403);
+      expect(reply.body.error.code).toBe("profile_forbids");
+    }
+    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    const asked = await put(worker, "soul", { content: "the user asked for this", baseVersionId: base.versionId, trigger: "user_request" });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({ status: "applied", versionId: expect.any(String) });
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/soul/versions`)).body.versions;
+    expect(versions[0]).toMatchObject({
+      source: "agent_write",
+      authorType: "agent",
+      authorId: agent.id,
+      authorLabel: agent.name,
+      reason: "learned something",
+    });
+    expect(lastAudit(agent.id, "identity.written")?.data).toMatchObject({ trigger: "user_request", source: "agent_write" });
+  });
+
+  it("standard: agent-initiated becomes a pending proposal (202), the file is untouched", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const base = await current(agent.id, "identity");
+    const countBefore = (await admin().get("/api/v1/proposals/count?status=pending")).body.total;
+    const reply = await put(worker, "identity", { content: "# IDENTITY\nName: Quill", baseVersionId: base.versionId });
+    expect(reply.status).toBe(202);
+    expect(reply.body).toEqual({ status: "pending", proposalId: expect.any(String) });
+    expect(versionCount(agent.id, "IDENTITY")).toBe(1);
+    expect((await admin().get("/api/v1/proposals/count?status=pending")).body.total).toBe(countBefore + 1);
+    const list = await admin().get(`/api/v1/proposals?status=pending&agentId=${agent.id}`);
+    expect(list.body.proposals).toHaveLength(1);
+    expect(list.body.proposals[0]).toMatchObject({
+      agentName: agent.name,
+      kind: "IDENTITY",
+      path: "IDENTITY.md",
+      trigger: "agent",
+      reason: "learned something",
+      status: "pending",
+    });
+    expect(lastAudit(agent.id, "identity.proposed")?.data).toMatchObject({ kind: "IDENTITY", status: "pending" });
+  });
+
+  it("power: agent-initiated is applied (200); mode propose still queues a proposal (202)", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
+    const base = await current(agent.id, "user");
+    const reply = await put(worker, "user", { content: "# USER\nprefers brevity", baseVersionId: base.versionId });
+    expect(reply.status).toBe(200);
+    const proposed = await put(worker, "user", {
+      content: "# USER\nprefers brevity\nand tests",
+      baseVersionId: reply.body.versionId,
+      mode: "propose",
+    });
+    expect(proposed.status).toBe(202);
+    expect(versionCount(agent.id, "USER")).toBe(2);
+  });
+});
+
+describe("TOOLS, CLAUDE, HEARTBEAT, SETUP_SCRIPT", () => {
+  it("are applied for any profile and versioned as agent writes", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
+    for (const slug of ["tools", "claude", "heartbeat", "setup-script"]) {
+      const base = await current(agent.id, slug);
+      const reply = await put(worker, slug, { content: `${base.content}\n# learned: ${slug}\n`, baseVersionId: base.versionId });
+      expect(reply.status, slug).toBe(200);
+      expect((await current(agent.id, slug)).content).toContain(`# learned: ${slug}`);
+    }
+    const base = await current(agent.id, "tools");
+    const proposed = await put(worker, "tools", { content: "propose instead", baseVersionId: base.versionId, mode: "propose" });
+    expect(proposed.status).toBe(202);
+    expect((await current(agent.id, "tools")).content).toBe(base.content);
+  });
+
+  it("records the agent as a lead when the agent is a lead", async () => {
+    const { agent, worker } = await agentWithWorker({ role: "lead" });
+    const base = await current(agent.id, "claude");
+    expect((await put(worker, "claude", { content: "lead notes", baseVersionId: base.versionId })).status).toBe(200);
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/claude/versions`)).body.versions;
+    expect(versions[0]).toMatchObject({ authorType: "lead", authorLabel: `${agent.name} (lead)` });
+  });
+});
+
+describe("strictness and caps", () => {
+  it("404s any kind outside the ten slugs, path-like strings and encodings included", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
+    for (const slug of [
+      "souls",
+      "SOUL",
+      "setup_script",
+      "..%2Fagent",
+      "..%2F..%2Fetc%2Fpasswd",
+      "%2e%2e",
+      "soul%2F..%2Fagent",
+      "soul%00",
+      "tools.md",
+    ]) {
+      const reply = await put(worker, slug, { content: "x", baseVersionId: null });
+      expect(reply.status, slug).toBe(404);
+      // Some spellings never reach the route (the URL is normalised first); those that do answer in the API's shape.
+      if (typeof reply.body === "object" && reply.body) expect(reply.body.error.code, slug).toBe("not_found");
+    }
+    expect(Number((sql().prepare("SELECT COUNT(*) AS n FROM IdentityVersion WHERE agentId = ?").get(agent.id) as { n: number }).n)).toBe(
+      10,
+    );
+  });
+
+  it("413s content over 64 KiB in bytes, writing nothing", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const base = await current(agent.id, "tools");
+    const reply = await put(worker, "tools", { content: "ü".repeat(33_000), baseVersionId: base.versionId });
+    expect(reply.status).toBe(413);
+    expect(reply.body.error.code).toBe("payload_too_large");
+    expect(versionCount(agent.id, "TOOLS")).toBe(1);
+  });
+
+  it("400s bodies that break the contract (missing reason, bad trigger)", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const base = await current(agent.id, "tools");
+    expect((await worker.put("/api/worker/identity/tools", { content: "x", baseVersionId: base.versionId, trigger: "agent" })).status).toBe(
+      400,
+    );
+    expect((await put(worker, "tools", { content: "x", baseVersionId: base.versionId, trigger: "whim" })).status).toBe(400);
+    expect(versionCount(agent.id, "TOOLS")).toBe(1);
+  });
+
+  it("takes worker tokens only, and acts on the token's own agent", async () => {
+    const one = await agentWithWorker();
+    const two = await agentWithWorker();
+    const base = await current(one.agent.id, "tools");
+    expect(
+      (await admin().put("/api/worker/identity/tools", { content: "x", baseVersionId: base.versionId, reason: "r", trigger: "agent" }))
+        .status,
+    ).toBe(403);
+    // Agent two cannot use agent one's version as a base: it is not a version of its file.
+    const reply = await put(two.worker, "tools", { content: "x", baseVersionId: base.versionId });
+    expect(reply.status).toBe(400);
+    expect(versionCount(one.agent.id, "TOOLS")).toBe(1);
+    const read = await two.worker.get("/api/worker/identity/tools");
+    expect(read.body.versionId).toBe((await current(two.agent.id, "tools")).versionId);
+  });
+});
+
+describe("stale bases", () => {
+  it("409 stale_base with the current versionId when the edits overlap; clean merges apply with merged: true", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const base = await current(agent.id, "tools");
+    const operatorEdit = base.content.replace("## Repos", "## Repos\n- swarmdeck: main app");
+    const saved = await admin().put(`/api/v1/agents/${agent.id}/identity/tools`, { content: operatorEdit, baseVersionId: base.versionId });
+    const overlapping = base.content.replace("## Repos", "## Repos\n- other: something else");
+    const stale = await put(worker, "tools", { content: overlapping, baseVersionId: base.versionId });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({ code: "stale_base", details: { currentVersionId: saved.body.versionId } });
+    expect(versionCount(agent.id, "TOOLS")).toBe(2);
+    expect((await current(agent.id, "tools")).content).toBe(operatorEdit);
+
+    const elsewhere = base.content.replace("## Services", "## Services\n- postgres on 5432");
+    const merged = await put(worker, "tools", { content: elsewhere, baseVersionId: base.versionId });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ status: "applied", merged: true });
+    const now = (await current(agent.id, "tools")).content;
+    expect(now).toContain("- swarmdeck: main app");
+    expect(now).toContain("- postgres on 5432");
+  });
+
+  it("stores a stale proposal that cannot merge as a conflict (409), and the agent's text is kept", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const base = await current(agent.id, "soul");
+    await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, {
+      content: base.content.replace("## Core Values", "## Core Values (operator)"),
+      baseVersionId: base.versionId,
+    });
+    const reply = await put(worker, "soul", {
+      content: base.content.replace("## Core Values", "## Core Values (agent)"),
+      baseVersionId: base.versionId,
+    });
+    expect(reply.status).toBe(409);
+    expect(reply.body.error.details).toMatchObject({ proposalStatus: "conflict", proposalId: expect.any(String) });
+    const detail = await admin().get(`/api/v1/proposals/${reply.body.error.details.proposalId}`);
+    expect(detail.body).toMatchObject({ status: "conflict", baseMoved: true, mergeClean: false });
+    expect(detail.body.proposedContent).toContain("## Core Values (agent)");
+    expect(detail.body.mergedContent).toContain("<<<<<<<");
+    expect(versionCount(agent.id, "SOUL")).toBe(2);
+  });
+
+  it("a newer proposal for the same file supersedes the pending one", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const base = await current(agent.id, "soul");
+    const first = await put(worker, "soul", { content: "first idea", baseVersionId: base.versionId });
+    const second = await put(worker, "soul", { content: "better idea", baseVersionId: base.versionId });
+    const other = await put(worker, "user", { content: "user idea", baseVersionId: (await current(agent.id, "user")).versionId });
+    expect([first.status, second.status, other.status]).toEqual([202, 202, 202]);
+    const superseded = await admin().get(`/api/v1/proposals/${first.body.proposalId}`);
+    expect(superseded.body).toMatchObject({ status: "superseded", supersededById: second.body.proposalId });
+    const pending = (await admin().get(`/api/v1/proposals?status=pending&agentId=${agent.id}`)).body.proposals;
+    expect(pending.map((p: { id: string }) => p.id).sort()).toEqual([second.body.proposalId, other.body.proposalId].sort());
+  });
+});
+
+describe("task timeline", () => {
+  it("adds a sync TaskEvent for 200, 202, 403 and 409 outcomes to the agent's own task only", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const taskId = createTask(agent.id);
+    const foreignTask = createTask(null);
+    const tools = await current(agent.id, "tools");
+    const soul = await current(agent.id, "soul");
+    expect((await put(worker, "tools", { content: "tools v2", baseVersionId: tools.versionId, taskId })).status).toBe(200);
+    expect((await put(worker, "soul", { content: "soul idea", baseVersionId: soul.versionId, taskId })).status).toBe(202);
+    expect((await put(worker, "agent", { content: "no", baseVersionId: null, taskId })).status).toBe(403);
+    expect((await put(worker, "tools", { content: "tools v2b", baseVersionId: tools.versionId, taskId })).status).toBe(409);
+    expect(
+      (await put(worker, "claude", { content: "notes", baseVersionId: (await current(agent.id, "claude")).versionId, taskId: foreignTask }))
+        .status,
+    ).toBe(200);
+    const events = syncEvents(taskId);
+    expect(events.map((e) => e.httpStatus)).toEqual([200, 202, 403, 409]);
+    expect(events[0].message).toBe("TOOLS.md: applied");
+    expect(events[1].message).toBe("SOUL.md: proposal queued for review");
+    expect(events[2].message).toBe("AGENT.md: refused (locked)");
+    expect(events[3].message).toBe("TOOLS.md: refused (stale_base)");
+    expect(syncEvents(foreignTask)).toEqual([]);
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/tools/versions`)).body.versions;
+    expect(versions[0].taskId).toBe(taskId);
+    expect(auditActions(agent.id).filter((a) => a === "identity.write_refused")).toHaveLength(2);
+  });
+});
