@@ -164,12 +164,20 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function call(app: App, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${app.baseUrl}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+async function call(app: App, method: string, url: string, body?: unknown, attempt = 1): Promise<any> {
+  // A reset connection is retried (writes are idempotent here: exact duplicates return the same ids).
+  let response: Response;
+  try {
+    response = await fetch(`${app.baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (attempt >= 3) throw error;
+    console.warn(`retrying ${method} ${url} after ${(error as Error).message}`);
+    return call(app, method, url, body, attempt + 1);
+  }
   const json = (await response.json().catch(() => null)) as any;
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
   return json;
