@@ -84,7 +84,9 @@ describe("the learning loop", () => {
     expect(bobIds).not.toContain(lesson?.id);
     expect(bobs.bundle.taskPrompt).not.toContain("Backfill in batches");
     const bobSearch = await bob.api.post("/api/worker/memories/search", { query: "invoices table migration staging locks" });
-    expect(bobSearch.body.results.filter((r: { agentId: string; source: string }) => r.agentId === alice.id && r.source !== "task_completion")).toEqual([]);
+    expect(
+      bobSearch.body.results.filter((r: { agentId: string; source: string }) => r.agentId === alice.id && r.source !== "task_completion"),
+    ).toEqual([]);
 
     // Each injection is recorded for retrieval health.
     const health = await admin().get("/api/v1/memories/health?days=1");
