@@ -88,6 +88,10 @@ describe("the learning loop", () => {
       bobSearch.body.results.filter((r: { agentId: string; source: string }) => r.agentId === alice.id && r.source !== "task_completion"),
     ).toEqual([]);
 
+    // Both workers finish (one task at a time each).
+    expect((await alice.api.post(`/api/worker/tasks/${second.id}/complete`, { output: "Index added concurrently." })).status).toBe(200);
+    expect((await bob.api.post(`/api/worker/tasks/${bobs.id}/complete`, { output: "Index added." })).status).toBe(200);
+
     // Each injection is recorded for retrieval health.
     const health = await admin().get("/api/v1/memories/health?days=1");
     expect(health.body.injectionsPerTask.tasks).toBeGreaterThanOrEqual(2);
