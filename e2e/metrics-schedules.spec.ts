@@ -16,10 +16,10 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await expect(form.getByLabel("Task title")).toHaveValue("Daily knowledge digest");
   const name = uniqueName("Digest");
   await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Cron").fill("0 25 * * *");
+  await form.getByLabel("Cron", { exact: true }).fill("0 25 * * *");
   await expect(form.getByRole("alert")).toContainText("0-23");
   await expect(page.getByTestId("schedule-save")).toBeDisabled();
-  await form.getByLabel("Cron").fill("30 7 * * 1-5");
+  await form.getByLabel("Cron", { exact: true }).fill("30 7 * * 1-5");
   await expect(page.getByTestId("cron-preview")).toContainText("Runs every weekday at 07:30 (UTC)");
   await form.getByLabel("Target agent").selectOption(agent.id);
   await page.screenshot({ path: "/tmp/schedules-form.png" });
@@ -44,13 +44,4 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
     enabled: boolean;
   }>;
   expect(list.find((s) => s.name === name)).toMatchObject({ enabled: true, lastTaskId: expect.any(String) });
-});
-
-test("the metrics page reads well in the dark theme", async ({ page }) => {
-  await page.emulateMedia({ colorScheme: "dark" });
-  await signIn(page);
-  await page.goto("/metrics");
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await expect(page.getByTestId("metrics-overview")).toBeVisible();
-  await page.screenshot({ path: "/tmp/metrics-dark.png", fullPage: true });
 });
