@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { api } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
 import { AgentStatusBadge } from "./agent-status-badge";
+import { AlertBanner } from "./metrics/alert-banner";
 import { Card, CardHeader, PageHeader } from "./ui/card";
 import { EmptyState, Loading } from "./ui/states";
 
@@ -14,6 +15,7 @@ export function DashboardOverview() {
   return (
     <div>
       <PageHeader title="Dashboard" description="Your swarm at a glance." />
+      <AlertBanner />
       <Card>
         <CardHeader
           title="Agents"

@@ -27,7 +27,7 @@ function locked<A extends unknown[], R>(lock: Mutex, fn: (...args: A) => Promise
 
 function createShared(): Shared {
   const file = databaseFile();
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const factory = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }, { timestampFormat: "unixepoch-ms" });
   const lock = new Mutex();
 

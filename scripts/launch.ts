@@ -12,18 +12,10 @@ const BIN = {
   prisma: path.join(ROOT, "node_modules", "prisma", "build", "index.js"),
 };
 const FINGERPRINT_FILE = path.join(ROOT, ".next", "swarmdeck-source-fingerprint");
-const SOURCES = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "types",
-  "prisma/schema.prisma",
-  "next.config.ts",
-  "package.json",
-  "postcss.config.mjs",
-  "tsconfig.json",
-];
+const SOURCE_DIRS = ["app", "components", "lib", "public", "types", "prisma/schema.prisma"];
+// Root files count too (next.config.ts, proxy.ts, instrumentation.ts, package.json, ...).
+const ROOT_FILE = /\.(ts|tsx|mjs|js|json)$/;
+const GENERATED_ROOT_FILES = new Set(["package-lock.json", "next-env.d.ts"]);
 const SKIP = new Set(["node_modules", "generated", "monaco", ".next"]);
 
 function walk(entry: string, hash: ReturnType<typeof createHash>) {
@@ -42,7 +34,10 @@ function walk(entry: string, hash: ReturnType<typeof createHash>) {
 /** Changes whenever a file the production build depends on changes. */
 export function sourceFingerprint(): string {
   const hash = createHash("sha256");
-  for (const entry of SOURCES) walk(entry, hash);
+  const rootFiles = readdirSync(ROOT).filter(
+    (name) => ROOT_FILE.test(name) && !GENERATED_ROOT_FILES.has(name) && statSync(path.join(ROOT, name)).isFile(),
+  );
+  for (const entry of [...SOURCE_DIRS, ...rootFiles.sort()]) walk(entry, hash);
   return hash.digest("hex");
 }
 
@@ -60,7 +55,8 @@ export function ensureBuild(log = console.log): void {
   if (built) return;
   log("Building the app (first start, or the sources changed) ...");
   run("next build", [BIN.next, "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
-  writeFileSync(FINGERPRINT_FILE, fingerprint);
+  // Taken again after the build: whatever the build itself touched must not count as a change.
+  writeFileSync(FINGERPRINT_FILE, sourceFingerprint());
 }
 
 export function migrateDeploy(env: NodeJS.ProcessEnv = process.env): void {

@@ -94,7 +94,12 @@ async function run(req: NextRequest, fn: () => Promise<unknown>): Promise<Respon
   try {
     return toResponse(await fn());
   } catch (error) {
-    return errorResponse(toApiError(error, `${req.method} ${req.nextUrl.pathname}`));
+    const apiError = toApiError(error, `${req.method} ${req.nextUrl.pathname}`);
+    const response = errorResponse(apiError);
+    // The rest of an oversized body is never read: close the connection so a
+    // keep-alive client does not send its next request into the leftover bytes.
+    if (apiError.code === "payload_too_large") response.headers.set("connection", "close");
+    return response;
   }
 }
 

@@ -1,7 +1,8 @@
 import bcrypt from "bcryptjs";
 
+export { MIN_PASSWORD_LENGTH } from "@/lib/contracts/users";
+
 const COST = 12;
-export const MIN_PASSWORD_LENGTH = 10;
 
 export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, COST);

@@ -10,7 +10,7 @@ import { dataDir } from "./database-url";
 function persistedSecret(fileName: string, bytes = 32): string {
   const file = path.join(dataDir(), fileName);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(bytes).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);

@@ -63,3 +63,75 @@ export const learningBodySchema = z.strictObject({
   /** Also add a line to the target's CLAUDE.md as a new version. */
   addToClaudeMd: z.boolean().default(false),
 });
+
+// ---- operator API (/api/v1/memories) ----
+
+export const listMemoriesQuerySchema = z.object({
+  agentId: z.string().min(1).max(64).optional(),
+  scope: memoryScopeSchema.optional(),
+  source: memorySourceSchema.optional(),
+  q: z.string().trim().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** The last id of the previous page (lists run newest first). */
+  cursor: z.coerce.number().int().min(1).optional(),
+});
+
+const operatorMemorySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  content: z.string().min(1).max(MAX_MEMORY_CONTENT_CHARS),
+  scope: memoryScopeSchema.default("swarm"),
+  source: memorySourceSchema.default("manual"),
+  /** Required for agent scope: whose memory it is. */
+  agentId: z.string().min(1).max(64).optional(),
+  taskId: z.string().max(64).optional(),
+});
+/** One memory, or `{items: [...]}` (up to 500) in one transaction. */
+export const operatorCreateMemoryBodySchema = z.union([
+  operatorMemorySchema,
+  z.strictObject({ items: z.array(operatorMemorySchema).min(1).max(500) }),
+]);
+
+export const operatorSearchBodySchema = searchMemoryBodySchema.extend({
+  /** Narrow agent-scope memories to one agent (swarm memories still match). */
+  agentId: z.string().min(1).max(64).optional(),
+  /** auto: hybrid when embeddings are available, else keyword. The others force one path (to compare modes). */
+  mode: z.enum(["auto", "keyword", "vector", "hybrid"]).default("auto"),
+});
+
+export const memoryDetailSchema = memoryResultSchema.omit({ score: true }).extend({
+  sourceTaskId: z.string().nullable(),
+  sourcePath: z.string().nullable(),
+  chunkIndex: z.number(),
+  groupId: z.string().nullable(),
+  embeddingStatus: z.enum(["none", "pending", "done", "failed"]),
+  embeddingError: z.string().nullable(),
+  accessCount: z.number(),
+  lastAccessedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  duplicateOfId: z.number().nullable(),
+  archivedAt: z.string().nullable(),
+});
+export type MemoryDetail = z.infer<typeof memoryDetailSchema>;
+
+export const memoryHealthSchema = z.object({
+  days: z.number(),
+  threshold: z.number(),
+  provider: z.object({ configured: z.boolean(), embeddingModel: z.string().nullable(), summaryModel: z.string().nullable() }),
+  totals: z.object({
+    memories: z.number(),
+    embedded: z.number(),
+    pending: z.number(),
+    failed: z.number(),
+    duplicatesFlagged: z.number(),
+    archived: z.number(),
+  }),
+  perDay: z.array(
+    z.object({ day: z.string(), searches: z.number(), withEmbeddings: z.number(), keywordOnly: z.number(), injections: z.number() }),
+  ),
+  fallbackReasons: z.array(z.object({ reason: z.string(), count: z.number() })),
+  injectionsPerTask: z.object({ tasks: z.number(), injected: z.number(), average: z.number() }),
+  /** Top scores in 0.1 buckets, split at the threshold. */
+  scoreBuckets: z.array(z.object({ from: z.number(), to: z.number(), count: z.number(), aboveThreshold: z.boolean() })),
+  recentFailures: z.array(z.object({ id: z.number(), name: z.string(), error: z.string().nullable(), attempts: z.number() })),
+});
+export type MemoryHealth = z.infer<typeof memoryHealthSchema>;

@@ -123,6 +123,7 @@ export const bundleResponseSchema = z.object({
 export type Bundle = z.infer<typeof bundleResponseSchema>;
 
 export const heartbeatBodySchema = z.strictObject({ progress: z.string().max(4000).optional() });
+/** `cancelled` is true when the worker must stop: the task was cancelled, or taken back (stall, operator). */
 export const heartbeatResponseSchema = z.object({ cancelled: z.boolean(), status: taskStatusSchema });
 
 export const completeBodySchema = z.strictObject({
@@ -143,7 +144,11 @@ export const failBodySchema = z.strictObject({
 /** Gives a claimed task back (the worker is stopping): to its agent or the pool, attempt + 1. */
 export const releaseBodySchema = z.strictObject({ reason: z.string().trim().min(1).max(4000) });
 
-/** A worker files a task itself (idle improvement proposals): unassigned, for an operator to accept. */
+/**
+ * A worker files a task itself (idle improvement proposals): no agent, status
+ * `offered` (no worker claims it) until an operator accepts it into the pool or
+ * assigns it.
+ */
 export const workerCreateTaskBodySchema = z.strictObject({
   title: z.string().trim().min(1).max(200),
   description: z
@@ -151,4 +156,13 @@ export const workerCreateTaskBodySchema = z.strictObject({
     .max(64 * 1024)
     .default(""),
   tags: z.array(tagSchema).max(20).default([]),
+  type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[a-z][a-z0-9_-]*$/)
+    .optional(),
 });
+/** The worker's task answers (complete, fail, release, create): the task as it is now. */
+export const workerTaskResponseSchema = z.object({ task: taskSchema });

@@ -10,6 +10,7 @@ import { hashToken, tokenDisplayPrefix } from "@/lib/auth/secrets";
 import { dataDir } from "@/lib/config/database-url";
 import { db } from "@/lib/db";
 import type { Env } from "@/lib/env";
+import { seedScheduleTemplates } from "@/lib/schedules/seed-templates";
 
 export const DEFAULT_ADMIN_EMAIL = "admin@swarmdeck.local";
 export const ADMIN_PASSWORD_FILE = "admin-password.txt";
@@ -76,5 +77,6 @@ export async function seedDatabase(env: Env): Promise<SeedReport> {
   const report: SeedReport = {};
   await seedAdmin(env, report);
   await seedAdminToken(env, report);
+  await seedScheduleTemplates();
   return report;
 }

@@ -65,3 +65,42 @@ export async function createWorkerToken(agentId: string) {
   if (reply.status !== 201) throw new Error(`could not create a worker token: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body.token as string;
 }
+
+/** Signs in through next-auth's credentials endpoint as a browser would; returns the Cookie header value. */
+export async function sessionCookie(email = server().adminEmail, password = server().adminPassword): Promise<string> {
+  const { baseUrl } = server();
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const [name, ...value] = (pair ?? "").split("=");
+      if (name) jar.set(name.trim(), value.join("="));
+    }
+  };
+  keep(csrf);
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  keep(response);
+  if (![...jar.keys()].some((name) => name.endsWith("next-auth.session-token"))) {
+    throw new Error(`sign-in failed for ${email}: ${response.status}`);
+  }
+  return cookie();
+}
+
+/** A user with `role` and an operator API token of theirs, made through the admin API. */
+export async function userWithToken(role: "admin" | "operator" | "viewer") {
+  const email = `${uniqueName(role)}@test.local`;
+  const password = "a-long-enough-password";
+  const user = await admin().post("/api/v1/users", { email, role, password });
+  if (user.status !== 201) throw new Error(`could not create a user: ${user.status} ${JSON.stringify(user.body)}`);
+  const token = await admin().post("/api/v1/tokens", { name: `${role} token`, userId: user.body.user.id });
+  if (token.status !== 201) throw new Error(`could not create a token: ${token.status} ${JSON.stringify(token.body)}`);
+  return { id: user.body.user.id as string, email, password, token: token.body.token as string, tokenId: token.body.id as string };
+}

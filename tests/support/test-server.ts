@@ -47,9 +47,15 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 6
   throw new Error(`the server did not become healthy within ${timeoutMs} ms`);
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; quiet?: boolean } = {}): Promise<TestServer> {
+/**
+ * Options: `env` is added to the server's environment; `dataDir` reuses a data
+ * folder (a restart on the same database) and `keepData` leaves it on stop.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; quiet?: boolean; dataDir?: string; keepData?: boolean } = {},
+): Promise<TestServer> {
   ensureBuild();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
   const dbFile = path.join(dataDir, "test.db");
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -100,7 +106,7 @@ export async function startTestServer(options: { env?: Record<string, string>; q
         child.kill("SIGTERM");
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,12 +1,16 @@
 import { createAgent, listAgents } from "@/lib/agents/agents";
 import { created, operatorRoute } from "@/lib/api/handler";
 import { createAgentBodySchema } from "@/lib/contracts/agents";
+import { forbidden } from "@/lib/errors";
 
 // GET /api/v1/agents – every active agent
 export const GET = operatorRoute("viewer", async () => ({ agents: await listAgents() }));
 
-// POST /api/v1/agents – create an agent with its default identity files
-export const POST = operatorRoute("operator", async ({ body, actor }) => {
+// POST /api/v1/agents – create an agent with its default identity files (a profile other than standard: admin only)
+export const POST = operatorRoute("operator", async ({ body, actor, principal }) => {
   const input = await body(createAgentBodySchema);
+  if (input.securityProfile !== undefined && input.securityProfile !== "standard" && principal.role !== "admin") {
+    throw forbidden("Only an admin may choose a security profile other than standard");
+  }
   return created({ agent: await createAgent({ input, actor }) });
 });

@@ -1,0 +1,12 @@
+import { created, operatorRoute } from "@/lib/api/handler";
+import { idSchema } from "@/lib/contracts/common";
+import { ApiError, notFound } from "@/lib/errors";
+import { runScheduleNow } from "@/lib/schedules/scheduler";
+
+// POST /api/v1/schedules/{id}/run – fire the schedule now (a manual run; the cron timing is unchanged)
+export const POST = operatorRoute("operator", async ({ params, actor }) => {
+  const firing = await runScheduleNow({ id: idSchema.parse(params.id), actor });
+  if (!firing) throw notFound("Schedule");
+  if (firing.status === "failed") throw new ApiError("conflict", firing.error ?? "The run failed", { runId: firing.runId });
+  return created({ run: { id: firing.runId, taskId: firing.taskId, scheduledFor: new Date(firing.scheduledFor).toISOString() } });
+});

@@ -1,0 +1,11 @@
+import { created, workerRoute } from "@/lib/api/handler";
+import { workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
+import { createMemories } from "@/lib/memory/memory-store";
+import { workerMemory } from "@/lib/memory/routes";
+
+// POST /api/worker/memories – store a memory for the calling agent (chunked) → 201 {ids}
+export const POST = workerRoute(async ({ body, principal, actor }) => {
+  const input = await body(workerCreateMemoryBodySchema);
+  const { ids } = await createMemories({ items: [workerMemory(input, principal.agent.id)], actor });
+  return created({ ids });
+});

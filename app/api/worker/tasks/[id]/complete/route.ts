@@ -1,0 +1,15 @@
+import { workerRoute } from "@/lib/api/handler";
+import { completeBodySchema } from "@/lib/contracts/tasks";
+import { workerAnswer } from "@/lib/tasks/worker-response";
+import { finishByWorker } from "@/lib/tasks/worker-tasks";
+
+// POST /api/worker/tasks/{id}/complete – the task is done, with its output (indexed into memory)
+export const POST = workerRoute(async ({ params, body, principal }) => {
+  const { output, summary } = await body(completeBodySchema);
+  const task = await finishByWorker({
+    principal,
+    taskId: params.id ?? "",
+    finish: { status: "completed", output, summary: summary ?? null },
+  });
+  return workerAnswer({ task });
+});

@@ -1,0 +1,129 @@
+"use client";
+
+// New agent: a slug name (the API's validation errors appear under the field),
+// a role and, for admins, a security profile.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { ApiClientError, api, describeError } from "@/lib/api-client";
+import type { AgentDto } from "@/lib/contracts/agents";
+import { useCan } from "../session-user";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Field, Input, Select } from "../ui/input";
+import { PROFILE_HELP } from "./security-profile";
+
+type FieldErrors = Partial<Record<"name" | "displayName" | "role" | "securityProfile", string>>;
+
+/** The API's validation details (or a 409 on the name) as messages per field. */
+function fieldErrors(error: unknown): FieldErrors {
+  if (!(error instanceof ApiClientError)) return {};
+  if (error.status === 409) return { name: error.message };
+  if (!Array.isArray(error.details)) return {};
+  const errors: FieldErrors = {};
+  for (const detail of error.details as { path?: string; message?: string }[]) {
+    const key = detail.path as keyof FieldErrors;
+    if (key && !errors[key]) errors[key] = detail.message;
+  }
+  return errors;
+}
+
+export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const can = useCan();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [profile, setProfile] = useState("standard");
+
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<{ agent: AgentDto }>("/api/v1/agents", { method: "POST", body }),
+    onSuccess: ({ agent }) => {
+      toast.success(`Agent ${agent.name} created`);
+      queryClient.invalidateQueries({ queryKey: ["agents"] });
+      onOpenChange(false);
+      router.push(`/agents/${agent.id}`);
+    },
+    onError: (error) => {
+      const byField = fieldErrors(error);
+      setErrors(byField);
+      if (Object.keys(byField).length === 0) toast.error(describeError(error));
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setErrors({});
+    const displayName = String(form.get("displayName") ?? "").trim();
+    create.mutate({
+      name: String(form.get("name") ?? "").trim(),
+      ...(displayName ? { displayName } : {}),
+      role: String(form.get("role")),
+      ...(can.admin ? { securityProfile: profile } : {}),
+    });
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) setErrors({});
+        onOpenChange(next);
+      }}
+      title="Create an agent"
+      description="An agent starts with default identity files; connect a worker with one of its tokens."
+    >
+      <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="create-agent-form">
+        <Field
+          label="Name"
+          htmlFor="agent-name"
+          error={errors.name}
+          hint="A slug: lower-case letters, digits and dashes (it names the agent's workspace and git identity)."
+        >
+          <Input
+            id="agent-name"
+            name="name"
+            placeholder="backend-dev"
+            autoComplete="off"
+            autoFocus
+            aria-invalid={errors.name ? true : undefined}
+          />
+        </Field>
+        <Field label="Display name" htmlFor="agent-display-name" error={errors.displayName} hint="Optional.">
+          <Input id="agent-display-name" name="displayName" placeholder="Backend developer" autoComplete="off" />
+        </Field>
+        <Field label="Role" htmlFor="agent-role" error={errors.role} hint="A lead coordinates workers and can send them learnings.">
+          <Select id="agent-role" name="role" defaultValue="worker">
+            <option value="worker">worker</option>
+            <option value="lead">lead</option>
+          </Select>
+        </Field>
+        <Field
+          label="Security profile"
+          htmlFor="agent-profile"
+          error={errors.securityProfile}
+          hint={
+            can.admin
+              ? PROFILE_HELP[profile as keyof typeof PROFILE_HELP]
+              : "New agents start as standard; only an admin can choose another profile."
+          }
+        >
+          <Select id="agent-profile" value={profile} onChange={(event) => setProfile(event.target.value)} disabled={!can.admin}>
+            <option value="paranoid">paranoid</option>
+            <option value="standard">standard</option>
+            <option value="power">power</option>
+          </Select>
+        </Field>
+        <div className="flex justify-end gap-2 pt-1">
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={create.isPending}>
+            Create agent
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+
+// Monaco, served by the app itself from /monaco/vs (scripts/copy-monaco.mjs),
+// never from a CDN: the editor works with no internet. Follows the app theme.
+// Uncontrolled on purpose: feeding every keystroke back through React state as
+// `value` races with fast typing and drops characters. To replace the content
+// (discard, reload), remount it with a new `key`.
+import Editor, { loader } from "@monaco-editor/react";
+import { useTheme } from "next-themes";
+import { Loading } from "./ui/states";
+
+loader.config({ paths: { vs: "/monaco/vs" } });
+
+export function CodeEditor({
+  defaultValue,
+  onChange,
+  language,
+  height = 360,
+  readOnly = false,
+  label,
+}: {
+  defaultValue: string;
+  onChange?: (value: string) => void;
+  language: "shell" | "markdown" | "yaml" | "json" | "plaintext";
+  height?: number | string;
+  readOnly?: boolean;
+  /** The editor's accessible name. */
+  label: string;
+}) {
+  const { resolvedTheme } = useTheme();
+  return (
+    <div className="overflow-hidden rounded-md border border-border" data-testid="code-editor">
+      <Editor
+        defaultValue={defaultValue}
+        language={language}
+        height={height}
+        theme={resolvedTheme === "dark" ? "vs-dark" : "vs"}
+        loading={<Loading label="Loading the editor…" />}
+        onChange={(next) => onChange?.(next ?? "")}
+        options={{
+          readOnly,
+          ariaLabel: label,
+          minimap: { enabled: false },
+          fontSize: 13,
+          scrollBeyondLastLine: false,
+          wordWrap: "on",
+          tabSize: 2,
+          automaticLayout: true,
+          renderLineHighlight: "line",
+        }}
+      />
+    </div>
+  );
+}

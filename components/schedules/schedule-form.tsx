@@ -1,0 +1,228 @@
+"use client";
+
+// Create or edit a schedule: cron with a plain reading and its next runs (checked
+// by the server as you type), the target agent, and the task it creates.
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Field, Input, Select, Textarea } from "@/components/ui/input";
+import { api, describeError } from "@/lib/api-client";
+import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
+import type { ScheduleDto } from "@/lib/contracts/schedules";
+
+type Template = {
+  key: string;
+  name: string;
+  cron: string;
+  taskTitle: string;
+  taskDescription: string;
+  taskType: string;
+  taskTags: string[];
+  target: string;
+};
+type Preview = { valid: boolean; error: string | null; description: string | null; next: string[] };
+
+export type ScheduleDraft = {
+  name: string;
+  cron: string;
+  timezone: string;
+  enabled: boolean;
+  agentId: string;
+  taskTitle: string;
+  taskDescription: string;
+  taskType: string;
+  taskTags: string;
+  taskPriority: number;
+  templateKey: string | null;
+};
+
+export function draftFrom(schedule?: ScheduleDto): ScheduleDraft {
+  return {
+    name: schedule?.name ?? "",
+    cron: schedule?.cron ?? "0 9 * * 1",
+    timezone: schedule?.timezone ?? "UTC",
+    enabled: schedule?.enabled ?? false,
+    agentId: schedule?.agentId ?? "",
+    taskTitle: schedule?.taskTitle ?? "",
+    taskDescription: schedule?.taskDescription ?? "",
+    taskType: schedule?.taskType ?? "task",
+    taskTags: schedule?.taskTags.join(", ") ?? "",
+    taskPriority: schedule?.taskPriority ?? 0,
+    templateKey: schedule?.templateKey ?? null,
+  };
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onDone: () => void }) {
+  const [draft, setDraft] = useState<ScheduleDraft>(() => draftFrom(schedule));
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<z.infer<typeof listAgentsResponseSchema>>("/api/v1/agents") });
+  const templates = useQuery({
+    queryKey: ["schedule-templates"],
+    queryFn: () => api<{ templates: Template[] }>("/api/v1/schedules/templates"),
+  });
+  const timing = useDebounced({ cron: draft.cron, timezone: draft.timezone }, 250);
+  const preview = useQuery({
+    queryKey: ["cron-preview", timing],
+    queryFn: () => api<Preview>(`/api/v1/schedules/preview?${new URLSearchParams(timing)}`),
+    placeholderData: (previous) => previous,
+  });
+  const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  function applyTemplate(key: string) {
+    const template = templates.data?.templates.find((t) => t.key === key);
+    if (!template) return;
+    setDraft((d) => ({
+      ...d,
+      name: template.name,
+      cron: template.cron,
+      taskTitle: template.taskTitle,
+      taskDescription: template.taskDescription,
+      taskType: template.taskType,
+      taskTags: template.taskTags.join(", "),
+      templateKey: template.key,
+    }));
+  }
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setFieldErrors({});
+    const payload = {
+      name: draft.name,
+      cron: draft.cron,
+      timezone: draft.timezone,
+      enabled: draft.enabled,
+      agentId: draft.agentId || null,
+      taskTitle: draft.taskTitle,
+      taskDescription: draft.taskDescription,
+      taskType: draft.taskType,
+      taskTags: draft.taskTags
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      taskPriority: draft.taskPriority,
+      ...(schedule ? {} : { templateKey: draft.templateKey }),
+    };
+    try {
+      if (schedule) await api(`/api/v1/schedules/${schedule.id}`, { method: "PATCH", body: payload });
+      else await api("/api/v1/schedules", { method: "POST", body: payload });
+      toast.success(schedule ? "Schedule saved" : "Schedule created");
+      onDone();
+    } catch (error) {
+      const details = (error as { details?: Array<{ path?: string; message?: string }> }).details;
+      if (Array.isArray(details)) setFieldErrors(Object.fromEntries(details.map((d) => [d.path ?? "", d.message ?? ""])));
+      toast.error(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const p = preview.data;
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="schedule-form">
+      {!schedule ? (
+        <Field label="Start from a template" htmlFor="schedule-template" hint="Optional: fills in the fields below.">
+          <Select id="schedule-template" defaultValue="" onChange={(e) => applyTemplate(e.target.value)}>
+            <option value="">Blank schedule</option>
+            {templates.data?.templates.map((t) => (
+              <option key={t.key} value={t.key}>
+                {t.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      ) : null}
+      <Field label="Name" htmlFor="schedule-name" error={fieldErrors.name}>
+        <Input id="schedule-name" value={draft.name} onChange={(e) => set("name", e.target.value)} required maxLength={120} />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+        <Field label="Cron" htmlFor="schedule-cron" error={fieldErrors.cron ?? (p && !p.valid ? (p.error ?? undefined) : undefined)}>
+          <Input
+            id="schedule-cron"
+            className="font-mono"
+            value={draft.cron}
+            onChange={(e) => set("cron", e.target.value)}
+            placeholder="0 9 * * 1"
+          />
+        </Field>
+        <Field label="Time zone" htmlFor="schedule-tz" error={fieldErrors.timezone}>
+          <Input id="schedule-tz" value={draft.timezone} onChange={(e) => set("timezone", e.target.value)} placeholder="UTC" />
+        </Field>
+      </div>
+      {p?.valid ? (
+        <div className="rounded-md bg-muted px-3 py-2 text-xs" data-testid="cron-preview">
+          <p className="font-medium text-fg">{p.description ? `Runs ${p.description} (${draft.timezone})` : "Runs at:"}</p>
+          <p className="mt-0.5 text-fg-muted">Next: {p.next.map((at) => new Date(at).toLocaleString()).join(" · ")}</p>
+        </div>
+      ) : null}
+      <Field
+        label="Target agent"
+        htmlFor="schedule-agent"
+        hint="Without one, the task goes to the pool, unassigned."
+        error={fieldErrors.agentId}
+      >
+        <Select id="schedule-agent" value={draft.agentId} onChange={(e) => set("agentId", e.target.value)}>
+          <option value="">No agent (unassigned)</option>
+          {agents.data?.agents.map((agent) => (
+            <option key={agent.id} value={agent.id}>
+              {agent.displayName || agent.name} ({agent.role})
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Task title" htmlFor="schedule-title" error={fieldErrors.taskTitle}>
+        <Input id="schedule-title" value={draft.taskTitle} onChange={(e) => set("taskTitle", e.target.value)} required maxLength={200} />
+      </Field>
+      <Field label="Task description" htmlFor="schedule-description">
+        <Textarea
+          id="schedule-description"
+          rows={6}
+          value={draft.taskDescription}
+          onChange={(e) => set("taskDescription", e.target.value)}
+        />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field label="Type" htmlFor="schedule-type" error={fieldErrors.taskType}>
+          <Input id="schedule-type" value={draft.taskType} onChange={(e) => set("taskType", e.target.value)} />
+        </Field>
+        <Field label="Tags" htmlFor="schedule-tags" hint="Comma-separated" error={fieldErrors.taskTags}>
+          <Input id="schedule-tags" value={draft.taskTags} onChange={(e) => set("taskTags", e.target.value)} />
+        </Field>
+        <Field label="Priority" htmlFor="schedule-priority">
+          <Input
+            id="schedule-priority"
+            type="number"
+            min={-100}
+            max={100}
+            value={draft.taskPriority}
+            onChange={(e) => set("taskPriority", Number(e.target.value))}
+          />
+        </Field>
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={draft.enabled} onChange={(e) => set("enabled", e.target.checked)} data-testid="schedule-enabled" />
+        Enabled (fires on its cron from now on)
+      </label>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" busy={busy} disabled={p ? !p.valid : false} data-testid="schedule-save">
+          {schedule ? "Save" : "Create schedule"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+
+// The Schedules page: every schedule with its timing, target, last and next run;
+// create and edit in a dialog, enable or disable, run now, delete.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { CalendarClock, Pencil, Play, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useCan } from "@/components/session-user";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader, PageHeader } from "@/components/ui/card";
+import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
+import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
+import { api, describeError } from "@/lib/api-client";
+import type { ScheduleDto } from "@/lib/contracts/schedules";
+import { ScheduleForm } from "./schedule-form";
+
+function when(iso: string | null, empty: string) {
+  if (!iso) return <span className="text-fg-muted">{empty}</span>;
+  const date = new Date(iso);
+  return (
+    <time dateTime={iso} title={date.toISOString()}>
+      {date.toLocaleString()}
+    </time>
+  );
+}
+
+export function SchedulesPage() {
+  const can = useCan();
+  const queryClient = useQueryClient();
+  const schedules = useQuery({
+    queryKey: ["schedules"],
+    queryFn: () => api<{ schedules: ScheduleDto[] }>("/api/v1/schedules"),
+    refetchInterval: 15_000,
+  });
+  const [editing, setEditing] = useState<ScheduleDto | "new" | null>(null);
+  const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["schedules"] });
+
+  async function act(id: string, fn: () => Promise<unknown>, message: string) {
+    setBusy(id);
+    try {
+      await fn();
+      toast.success(message);
+      await refresh();
+    } catch (error) {
+      toast.error(describeError(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const list = schedules.data?.schedules ?? [];
+  return (
+    <div>
+      <PageHeader
+        title="Schedules"
+        description="Cron schedules that create tasks from a template: retrospectives, digests and metric checks keep the learning loop turning."
+        actions={
+          can.write ? (
+            <Button onClick={() => setEditing("new")} data-testid="new-schedule">
+              <Plus className="size-4" /> New schedule
+            </Button>
+          ) : null
+        }
+      />
+      <Card>
+        <CardHeader title="All schedules" description="Times are shown in your browser's time zone; each schedule fires in its own." />
+        {schedules.isPending ? (
+          <Loading />
+        ) : schedules.error ? (
+          <ErrorState error={schedules.error} />
+        ) : list.length === 0 ? (
+          <EmptyState
+            title="No schedules yet"
+            action={can.write ? <Button onClick={() => setEditing("new")}>New schedule</Button> : undefined}
+          >
+            A schedule creates a task on a cron timetable, for an agent or for the pool.
+          </EmptyState>
+        ) : (
+          <ul className="divide-y divide-border" data-testid="schedule-list">
+            {list.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center gap-4 px-4 py-3" data-testid="schedule-row">
+                <CalendarClock className={`size-5 shrink-0 ${s.enabled ? "text-accent" : "text-fg-muted"}`} aria-hidden />
+                <div className="min-w-0 flex-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="font-medium">{s.name}</span>
+                    {s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
+                    {s.templateKey ? <Badge tone="accent">template</Badge> : null}
+                  </div>
+                  <p className="mt-0.5 text-xs text-fg-muted">
+                    <code className="font-mono">{s.cron}</code>
+                    {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} ·{" "}
+                    {s.agentName ? `for ${s.agentName}` : "unassigned (pool)"}
+                  </p>
+                </div>
+                <div className="grid grid-cols-2 gap-x-6 text-xs">
+                  <span className="text-fg-muted">Last run</span>
+                  <span className="text-fg-muted">Next run</span>
+                  <span data-testid="schedule-last-run">{when(s.lastRunAt, "never")}</span>
+                  <span data-testid="schedule-next-run">{when(s.nextRunAt, s.enabled ? "computing…" : "disabled")}</span>
+                </div>
+                {can.write ? (
+                  <div className="flex items-center gap-1">
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      busy={busy === `toggle-${s.id}`}
+                      onClick={() =>
+                        act(
+                          `toggle-${s.id}`,
+                          () => api(`/api/v1/schedules/${s.id}`, { method: "PATCH", body: { enabled: !s.enabled } }),
+                          s.enabled ? "Schedule disabled" : "Schedule enabled",
+                        )
+                      }
+                      data-testid="schedule-toggle"
+                    >
+                      {s.enabled ? "Disable" : "Enable"}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      title="Run now"
+                      busy={busy === `run-${s.id}`}
+                      onClick={() =>
+                        act(`run-${s.id}`, () => api(`/api/v1/schedules/${s.id}/run`, { method: "POST" }), `Task created from "${s.name}"`)
+                      }
+                      data-testid="schedule-run"
+                    >
+                      <Play className="size-4" /> Run now
+                    </Button>
+                    <Button size="sm" variant="ghost" title="Edit" aria-label={`Edit ${s.name}`} onClick={() => setEditing(s)}>
+                      <Pencil className="size-4" />
+                    </Button>
+                    <Button size="sm" variant="ghost" title="Delete" aria-label={`Delete ${s.name}`} onClick={() => setDeleting(s)}>
+                      <Trash2 className="size-4" />
+                    </Button>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Dialog
+        open={editing !== null}
+        onOpenChange={(open) => (open ? null : setEditing(null))}
+        title={editing === "new" ? "New schedule" : `Edit ${editing?.name ?? ""}`}
+        className="max-w-2xl!"
+      >
+        {editing !== null ? (
+          <ScheduleForm
+            key={editing === "new" ? "new" : editing.id}
+            schedule={editing === "new" ? undefined : editing}
+            onDone={() => {
+              setEditing(null);
+              void refresh();
+            }}
+          />
+        ) : null}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => (open ? null : setDeleting(null))}
+        title={`Delete "${deleting?.name ?? ""}"?`}
+        description="The schedule and its run history go; tasks it already created stay."
+        confirmLabel="Delete schedule"
+        destructive
+        busy={busy === `delete-${deleting?.id}`}
+        onConfirm={() => {
+          const target = deleting;
+          if (!target) return;
+          void act(`delete-${target.id}`, () => api(`/api/v1/schedules/${target.id}`, { method: "DELETE" }), "Schedule deleted").then(() =>
+            setDeleting(null),
+          );
+        }}
+      />
+    </div>
+  );
+}

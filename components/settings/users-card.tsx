@@ -1,0 +1,209 @@
+"use client";
+
+// Operator accounts (admin only): create, change role, disable, reset a password.
+// The API keeps the last active admin from being demoted or disabled.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { UserPlus } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { api, describeError } from "@/lib/api-client";
+import { USER_ROLES, type UserRole } from "@/lib/contracts/common";
+import { MIN_PASSWORD_LENGTH, type UserDto } from "@/lib/contracts/users";
+import { RelativeTime } from "../relative-time";
+import { useSessionUser } from "../session-user";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, CardHeader } from "../ui/card";
+import { Dialog } from "../ui/dialog";
+import { Field, Input, Select } from "../ui/input";
+import { ErrorState, Loading } from "../ui/states";
+
+type Patch = { role?: UserRole; disabled?: boolean; password?: string };
+
+export function UsersCard() {
+  const me = useSessionUser();
+  const queryClient = useQueryClient();
+  const users = useQuery({ queryKey: ["users"], queryFn: () => api<{ users: UserDto[] }>("/api/v1/users") });
+  const [creating, setCreating] = useState(false);
+  const [resetting, setResetting] = useState<UserDto | null>(null);
+
+  const update = useMutation({
+    mutationFn: ({ user, patch }: { user: UserDto; patch: Patch }) =>
+      api<{ user: UserDto }>(`/api/v1/users/${user.id}`, { method: "PATCH", body: patch }),
+    onSuccess: ({ user }, { patch }) => {
+      toast.success(patch.password ? `Password of ${user.email} changed` : `${user.email} updated`);
+      setResetting(null);
+    },
+    onError: (error) => toast.error(describeError(error)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["users"] }),
+  });
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api<{ user: UserDto }>("/api/v1/users", { method: "POST", body }),
+    onSuccess: ({ user }) => {
+      toast.success(`User ${user.email} created`);
+      setCreating(false);
+      queryClient.invalidateQueries({ queryKey: ["users"] });
+    },
+    onError: (error) => toast.error(describeError(error)),
+  });
+
+  function onCreate(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    create.mutate({
+      email: String(form.get("email") ?? ""),
+      name: String(form.get("name") ?? ""),
+      role: String(form.get("role") ?? "operator"),
+      password: String(form.get("password") ?? ""),
+    });
+  }
+
+  function onReset(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!resetting) return;
+    update.mutate({ user: resetting, patch: { password: String(new FormData(event.currentTarget).get("password") ?? "") } });
+  }
+
+  return (
+    <Card>
+      <CardHeader
+        title="Users"
+        description="Viewers read; operators also write; admins also manage users, tokens and security profiles."
+        actions={
+          <Button size="sm" onClick={() => setCreating(true)} data-testid="new-user">
+            <UserPlus className="size-4" aria-hidden /> New user
+          </Button>
+        }
+      />
+      {users.isPending ? (
+        <Loading />
+      ) : users.isError ? (
+        <ErrorState error={users.error} />
+      ) : (
+        <table className="w-full text-sm" data-testid="users-table">
+          <thead>
+            <tr className="border-b border-border text-left text-xs text-fg-muted">
+              <th className="px-4 py-2 font-medium">User</th>
+              <th className="px-4 py-2 font-medium">Role</th>
+              <th className="px-4 py-2 font-medium">Last sign-in</th>
+              <th className="px-4 py-2" />
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {users.data.users.map((user) => (
+              <tr key={user.id} className={user.disabled ? "text-fg-muted" : undefined}>
+                <td className="px-4 py-2">
+                  <span className="font-medium">{user.email}</span>
+                  {user.name ? <span className="ml-2 text-fg-muted">{user.name}</span> : null}
+                  {user.id === me.id ? <Badge className="ml-2">you</Badge> : null}
+                  {user.disabled ? (
+                    <Badge tone="danger" className="ml-2">
+                      disabled
+                    </Badge>
+                  ) : null}
+                </td>
+                <td className="px-4 py-2">
+                  <Select
+                    aria-label={`Role of ${user.email}`}
+                    className="h-8"
+                    style={{ width: "8rem" }}
+                    value={user.role}
+                    disabled={update.isPending}
+                    onChange={(event) => update.mutate({ user, patch: { role: event.target.value as UserRole } })}
+                  >
+                    {USER_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {role}
+                      </option>
+                    ))}
+                  </Select>
+                </td>
+                <td className="px-4 py-2">
+                  <RelativeTime iso={user.lastLoginAt} />
+                </td>
+                <td className="px-4 py-2 text-right whitespace-nowrap">
+                  <Button size="sm" variant="ghost" onClick={() => setResetting(user)}>
+                    Reset password
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => update.mutate({ user, patch: { disabled: !user.disabled } })}>
+                    {user.disabled ? "Enable" : "Disable"}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <Dialog open={creating} onOpenChange={setCreating} title="New user">
+        <form onSubmit={onCreate} className="space-y-4">
+          <Field label="Email" htmlFor="user-email">
+            <Input id="user-email" name="email" type="email" required autoFocus autoComplete="off" />
+          </Field>
+          <Field label="Name" htmlFor="user-name" hint="Optional.">
+            <Input id="user-name" name="name" autoComplete="off" />
+          </Field>
+          <Field label="Role" htmlFor="user-role">
+            <Select id="user-role" name="role" defaultValue="operator">
+              {USER_ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field
+            label="Password"
+            htmlFor="user-password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters. Share it with them privately.`}
+          >
+            <Input
+              id="user-password"
+              name="password"
+              type="password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              autoComplete="new-password"
+            />
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setCreating(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={create.isPending}>
+              Create user
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+
+      <Dialog
+        open={resetting !== null}
+        onOpenChange={(open) => !open && setResetting(null)}
+        title={`New password for ${resetting?.email ?? ""}`}
+      >
+        <form onSubmit={onReset} className="space-y-4">
+          <Field label="New password" htmlFor="reset-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
+            <Input
+              id="reset-password"
+              name="password"
+              type="password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              autoFocus
+              autoComplete="new-password"
+            />
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setResetting(null)}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={update.isPending}>
+              Set password
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,146 @@
+// The learning dashboard in Chromium, drawn from real data seeded into the
+// server's database: charts render, the agent filter changes what is drawn, and
+// a point of the identity timeline opens its diff in Monaco.
+import { openTestDb, seedTask, seedVersion } from "../tests/support/metrics-seed";
+import { apiCall, expect, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
+
+const DAY = 86_400_000;
+let alpha: { id: string; name: string };
+let beta: { id: string; name: string };
+let soul2: string;
+
+test.beforeAll(async () => {
+  alpha = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("alpha") })).body.agent;
+  beta = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("beta") })).body.agent;
+  const now = Date.now();
+  const sqlite = openTestDb(serverInfo().dbFile);
+  try {
+    const soul1 = seedVersion(sqlite, {
+      agentId: alpha.id,
+      kind: "SOUL",
+      content: "# Soul\nShip small changes.\n",
+      source: "editor",
+      at: now - 6 * DAY,
+    });
+    soul2 = seedVersion(sqlite, {
+      agentId: alpha.id,
+      kind: "SOUL",
+      content: "# Soul\nShip small changes.\nRun the tests before every commit.\n",
+      source: "approved_proposal",
+      authorType: "agent",
+      reason: "Two regressions last week",
+      at: now - 3 * DAY,
+    });
+    for (let i = 0; i < 5; i += 1)
+      seedTask(sqlite, {
+        agentId: alpha.id,
+        status: i < 3 ? "completed" : "failed",
+        at: now - 5 * DAY + i * 60_000,
+        durationMs: 40_000 + i * 1000,
+        failureReason: "Tests failed in module 42",
+        soulVersionId: soul1,
+      });
+    for (let i = 0; i < 5; i += 1)
+      seedTask(sqlite, {
+        agentId: alpha.id,
+        status: "completed",
+        at: now - 2 * DAY + i * 60_000,
+        durationMs: 20_000 + i * 1000,
+        soulVersionId: soul2,
+      });
+    for (let i = 0; i < 6; i += 1)
+      seedTask(sqlite, {
+        agentId: beta.id,
+        status: i === 0 ? "completed" : "failed",
+        at: now - 4 * DAY + i * 60_000,
+        durationMs: 90_000,
+        failureReason: `Exit code ${i}`,
+      });
+  } finally {
+    sqlite.close();
+  }
+});
+
+test("the metrics page draws charts from real data and follows the agent filter", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/metrics");
+  const rates = page.getByTestId("chart-rates-plot");
+  await expect(rates.locator(".recharts-line-curve").first()).toBeVisible();
+  await expect(rates.locator(".recharts-legend-item-text", { hasText: alpha.name })).toBeVisible();
+  await expect(rates.locator(".recharts-legend-item-text", { hasText: beta.name })).toBeVisible();
+  await expect(page.getByTestId("chart-durations-plot").locator(".recharts-line-curve")).toHaveCount(2);
+  await expect(page.getByTestId("failure-groups")).toContainText("exit code <n>");
+  await page.screenshot({ path: "/tmp/metrics-swarm.png", fullPage: true });
+
+  await page.getByTestId("metrics-agent").selectOption(alpha.id);
+  await expect(page.getByTestId("stat-completed")).toContainText("8");
+  await expect(page.getByTestId("stat-failed")).toContainText("2");
+  await expect(rates.locator(".recharts-line-curve")).toHaveCount(1);
+  await expect(rates.locator(".recharts-legend-item-text", { hasText: beta.name })).toHaveCount(0);
+  await expect(page.getByTestId("failure-groups")).not.toContainText("exit code");
+  await expect(page.getByTestId("failure-groups")).toContainText("tests failed in module <n>");
+  // Outcome per SOUL.md version: 3 of 5 under v1, 5 of 5 under v2.
+  const outcomes = page.getByTestId("soul-outcomes-table");
+  await expect(outcomes).toContainText("60.0%");
+  await expect(outcomes).toContainText("100.0%");
+  await expect(outcomes).toContainText("+40.0%");
+  await page.screenshot({ path: "/tmp/metrics-alpha.png", fullPage: true });
+});
+
+test("a point on the identity timeline opens its diff", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/metrics");
+  await page.getByTestId("metrics-agent").selectOption(alpha.id);
+  const point = page.locator(`[data-testid="identity-point"][data-version-id="${soul2}"]`);
+  await expect(point).toBeVisible();
+  await point.click();
+  const diff = page.getByTestId("version-diff");
+  await expect(diff).toBeVisible();
+  await expect(page.getByRole("dialog")).toContainText("SOUL v");
+  await expect(diff.locator(".monaco-diff-editor")).toBeVisible({ timeout: 20_000 });
+  await expect(diff.locator(".modified-in-monaco-diff-editor, .editor.modified").first()).toContainText(
+    "Run the tests before every commit.",
+  );
+  await page.screenshot({ path: "/tmp/metrics-diff.png" });
+});
+
+test("the dashboard shows a banner for an open failure-rate alert", async ({ page }) => {
+  // beta failed 5 of 6: below the minimum of 10 tasks, so no alert for it alone.
+  const sqlite = openTestDb(serverInfo().dbFile);
+  const now = Date.now();
+  const noisy = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("noisy") })).body.agent;
+  for (let i = 0; i < 12; i += 1)
+    seedTask(sqlite, {
+      agentId: noisy.id,
+      status: i < 6 ? "failed" : "completed",
+      at: now - 60_000,
+      durationMs: 5000,
+      failureReason: "flaky",
+    });
+  sqlite.close();
+  expect((await apiCall("POST", "/api/v1/alerts/evaluate")).status).toBe(200);
+  await signIn(page);
+  await page.goto("/");
+  const banner = page.getByTestId("alert-banner");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(noisy.name);
+  await expect(banner).toContainText("6 of 12 tasks failed (50%)");
+  await page.screenshot({ path: "/tmp/dashboard-alert.png" });
+});
+
+test("the charts read well in the dark theme", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signIn(page);
+  await page.goto("/metrics");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.getByTestId("metrics-agent").selectOption(alpha.id);
+  await expect(page.getByTestId("chart-rates-plot").locator(".recharts-line-curve")).toHaveCount(1);
+  // Axis labels take the theme's muted text colour, not the light theme's.
+  const tickFill = await page
+    .getByTestId("chart-rates-plot")
+    .locator(".recharts-cartesian-axis-tick-value")
+    .first()
+    .evaluate((el) => getComputedStyle(el).fill);
+  expect(tickFill).toBe("rgb(154, 163, 178)");
+  await page.screenshot({ path: "/tmp/metrics-dark.png", fullPage: true });
+});

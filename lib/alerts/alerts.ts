@@ -1,0 +1,174 @@
+// Failure-rate alerts: for the swarm and for each agent, the failure rate over
+// the window (from the daily rollups) against the threshold. An alert opens once
+// per episode (an Alert row, an `alert.fired` audit event, one webhook POST) and
+// is resolved (`alert.resolved`) when the rate is back at or under the threshold
+// or the window no longer holds the minimum number of tasks.
+import "server-only";
+import type Database from "better-sqlite3";
+import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
+import type { AlertDto } from "@/lib/contracts/metrics";
+import { prepare, withSqlite } from "@/lib/db";
+import { addDays, dayRange } from "@/lib/metrics/range";
+import { utcDay } from "@/lib/metrics/rollup-day";
+import { agentNames, readRollups } from "@/lib/metrics/task-metrics";
+import { type Clock, systemClock } from "@/lib/schedules/clock";
+import { newId } from "@/lib/schedules/ids";
+import { writeImmediate } from "@/lib/schedules/write-immediate";
+import { type AlertConfig, readAlertConfig } from "./alert-config";
+import { sendAlertWebhook } from "./webhook";
+
+type AlertRow = {
+  id: string;
+  scope: "swarm" | "agent";
+  agentId: string | null;
+  windowDays: number;
+  threshold: number;
+  failureRate: number;
+  failed: number;
+  total: number;
+  firedAt: number;
+  resolvedAt: number | null;
+};
+
+type Measure = { scope: "swarm" | "agent"; agentId: string | null; failed: number; total: number };
+
+const SCOPE_KEY = (scope: string, agentId: string | null) => `${scope}:${agentId ?? ""}`;
+
+function measure(sqlite: Database.Database, config: AlertConfig, now: number): Measure[] {
+  const today = utcDay(now);
+  const rows = readRollups(sqlite, dayRange(addDays(today, -(config.windowDays - 1)), today));
+  const swarm: Measure = { scope: "swarm", agentId: null, failed: 0, total: 0 };
+  const agents = new Map<string, Measure>();
+  for (const row of rows) {
+    swarm.failed += row.failed;
+    swarm.total += row.completed + row.failed;
+    if (!row.agentId) continue;
+    const agent = agents.get(row.agentId) ?? { scope: "agent", agentId: row.agentId, failed: 0, total: 0 };
+    agent.failed += row.failed;
+    agent.total += row.completed + row.failed;
+    agents.set(row.agentId, agent);
+  }
+  return [swarm, ...agents.values()];
+}
+
+export function isFiring(m: Pick<Measure, "failed" | "total">, config: AlertConfig): boolean {
+  return m.total >= config.minTasks && m.failed / m.total > config.threshold;
+}
+
+function toDto(row: AlertRow, names: Map<string, string>): AlertDto {
+  return {
+    id: row.id,
+    scope: row.scope,
+    agentId: row.agentId,
+    agentName: row.agentId ? (names.get(row.agentId) ?? "(deleted agent)") : null,
+    windowDays: row.windowDays,
+    threshold: row.threshold,
+    failureRate: row.failureRate,
+    failed: row.failed,
+    total: row.total,
+    firedAt: new Date(row.firedAt).toISOString(),
+    resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt).toISOString(),
+  };
+}
+
+const OPEN_SQL =
+  "SELECT id, scope, agentId, windowDays, threshold, failureRate, failed, total, firedAt, resolvedAt FROM Alert WHERE resolvedAt IS NULL";
+
+/** One evaluation: opens, updates and resolves alerts in one transaction, then posts the webhook for new ones. */
+export async function evaluateAlerts({ clock = systemClock }: { clock?: Clock } = {}) {
+  const now = clock();
+  const result = await writeImmediate((sqlite) => {
+    const config = readAlertConfig(sqlite);
+    const names = agentNames(sqlite);
+    const open = new Map((prepare(sqlite, OPEN_SQL).all() as AlertRow[]).map((row) => [SCOPE_KEY(row.scope, row.agentId), row]));
+    const fired: AlertDto[] = [];
+    const resolved: AlertDto[] = [];
+    const seen = new Set<string>();
+    for (const m of measure(sqlite, config, now)) {
+      const key = SCOPE_KEY(m.scope, m.agentId);
+      seen.add(key);
+      const existing = open.get(key);
+      const rate = m.total > 0 ? m.failed / m.total : 0;
+      if (isFiring(m, config)) {
+        if (existing) {
+          prepare(sqlite, "UPDATE Alert SET failureRate = ?, failed = ?, total = ? WHERE id = ?").run(rate, m.failed, m.total, existing.id);
+          continue;
+        }
+        const row: AlertRow = {
+          id: newId(),
+          ...m,
+          windowDays: config.windowDays,
+          threshold: config.threshold,
+          failureRate: rate,
+          firedAt: now,
+          resolvedAt: null,
+        };
+        prepare(
+          sqlite,
+          "INSERT INTO Alert (id, scope, agentId, windowDays, threshold, failureRate, failed, total, firedAt) VALUES (@id, @scope, @agentId, @windowDays, @threshold, @failureRate, @failed, @total, @firedAt)",
+        ).run(row);
+        const dto = toDto(row, names);
+        appendAuditSync(sqlite, {
+          actor: SYSTEM_ACTOR,
+          action: "alert.fired",
+          targetType: "alert",
+          targetId: row.id,
+          agentId: m.agentId,
+          data: { ...dto },
+        });
+        fired.push(dto);
+      } else if (existing) {
+        resolved.push(resolve(sqlite, existing, { ...m, rate }, now, names));
+      }
+    }
+    // Open alerts of agents with no tasks left in the window.
+    for (const [key, existing] of open) {
+      if (!seen.has(key)) resolved.push(resolve(sqlite, existing, { failed: 0, total: 0, rate: 0 }, now, names));
+    }
+    return { config, fired, resolved };
+  });
+  for (const alert of result.fired) await sendAlertWebhook(alert);
+  return result;
+}
+
+function resolve(
+  sqlite: Database.Database,
+  row: AlertRow,
+  current: { failed: number; total: number; rate: number },
+  now: number,
+  names: Map<string, string>,
+): AlertDto {
+  prepare(sqlite, "UPDATE Alert SET resolvedAt = ?, failureRate = ?, failed = ?, total = ? WHERE id = ?").run(
+    now,
+    current.rate,
+    current.failed,
+    current.total,
+    row.id,
+  );
+  const dto = toDto({ ...row, resolvedAt: now, failureRate: current.rate, failed: current.failed, total: current.total }, names);
+  appendAuditSync(sqlite, {
+    actor: SYSTEM_ACTOR,
+    action: "alert.resolved",
+    targetType: "alert",
+    targetId: row.id,
+    agentId: row.agentId,
+    data: { ...dto },
+  });
+  return dto;
+}
+
+/** GET /api/v1/alerts: the open alerts (and, with `recent`, those resolved in the last 7 days). */
+export function listAlerts({ includeResolved = false, clock = systemClock }: { includeResolved?: boolean; clock?: Clock } = {}) {
+  return withSqlite((sqlite) => {
+    const names = agentNames(sqlite);
+    const rows = (
+      includeResolved
+        ? prepare(
+            sqlite,
+            "SELECT id, scope, agentId, windowDays, threshold, failureRate, failed, total, firedAt, resolvedAt FROM Alert WHERE resolvedAt IS NULL OR resolvedAt >= ? ORDER BY firedAt DESC",
+          ).all(clock() - 7 * 86_400_000)
+        : prepare(sqlite, `${OPEN_SQL} ORDER BY firedAt DESC`).all()
+    ) as AlertRow[];
+    return { alerts: rows.map((row) => toDto(row, names)), config: readAlertConfig(sqlite) };
+  });
+}

@@ -1,0 +1,111 @@
+// Computes embeddings off the request path: new memories are stored as
+// "pending" and this loop embeds them in batches. A failed batch is recorded on
+// each row (embeddingError, embeddingAttempts) and retried with exponential
+// backoff up to MAX_ATTEMPTS; each row's status says where it stands.
+import "server-only";
+import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { embedTexts, providerConfig } from "./provider";
+import { memoryIndex } from "./search-index";
+import { toBytes } from "./vector-index";
+
+export const MAX_ATTEMPTS = 5;
+const BATCH = 64;
+const BASE_BACKOFF_MS = Number(process.env.SWARMDECK_EMBED_BACKOFF_MS ?? 2000) || 2000;
+
+type Row = { id: number; name: string; content: string; agentId: string | null; scope: string; embeddingAttempts: number };
+
+const globalState = globalThis as unknown as { swarmdeckEmbedder?: { running: boolean; again: boolean } };
+function state() {
+  globalState.swarmdeckEmbedder ??= { running: false, again: false };
+  return globalState.swarmdeckEmbedder;
+}
+
+async function nextBatch(): Promise<Row[]> {
+  const now = Date.now();
+  return withSqlite((sqlite) => {
+    const pending = prepare(
+      sqlite,
+      `SELECT id, name, content, agentId, scope, embeddingAttempts FROM Memory
+       WHERE embeddingStatus = 'pending' ORDER BY id LIMIT ${BATCH}`,
+    ).all() as Row[];
+    if (pending.length > 0) return pending;
+    const failed = prepare(
+      sqlite,
+      `SELECT id, name, content, agentId, scope, embeddingAttempts, updatedAt FROM Memory
+       WHERE embeddingStatus = 'failed' AND embeddingAttempts < ${MAX_ATTEMPTS} ORDER BY id LIMIT 500`,
+    ).all() as (Row & { updatedAt: number })[];
+    return failed.filter((row) => row.updatedAt + BASE_BACKOFF_MS * 2 ** (row.embeddingAttempts - 1) <= now).slice(0, BATCH);
+  });
+}
+
+/** Embeds one batch; returns how many rows it handled (0: nothing to do). */
+export async function embedBatch(): Promise<number> {
+  const config = providerConfig();
+  if (!config) return 0;
+  const rows = await nextBatch();
+  if (rows.length === 0) return 0;
+  try {
+    // The SDK retries connection errors and 5xx twice within a batch; the row-level retry covers longer outages.
+    const vectors = await embedTexts(
+      rows.map((row) => `${row.name}\n\n${row.content}`),
+      { retries: 2 },
+    );
+    const now = Date.now();
+    await writeTransaction((sqlite) => {
+      const update = prepare(
+        sqlite,
+        `UPDATE Memory SET embedding = ?, embeddingModel = ?, embeddingDims = ?, embeddingStatus = 'done',
+           embeddingError = NULL, embeddingAttempts = embeddingAttempts + 1, updatedAt = ? WHERE id = ?`,
+      );
+      rows.forEach((row, i) => {
+        update.run(toBytes(vectors[i]!), config.embeddingModel, config.dimensions, now, row.id);
+      });
+    });
+    const index = memoryIndex();
+    if (index) {
+      rows.forEach((row, i) => {
+        index.add(row.id, vectors[i]!, row);
+      });
+    }
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const now = Date.now();
+    await writeTransaction((sqlite) => {
+      const update = prepare(
+        sqlite,
+        `UPDATE Memory SET embeddingStatus = 'failed', embeddingError = ?, embeddingAttempts = embeddingAttempts + 1, updatedAt = ?
+         WHERE id = ?`,
+      );
+      for (const row of rows) update.run(message, now, row.id);
+    });
+    console.warn(`[swarmdeck] embedding ${rows.length} memories failed: ${message}`);
+    return -rows.length;
+  }
+  return rows.length;
+}
+
+/** Runs the embedder until nothing is pending (idempotent; safe to call on every write). */
+export function kickEmbedder(): void {
+  const s = state();
+  if (s.running) {
+    s.again = true;
+    return;
+  }
+  s.running = true;
+  void (async () => {
+    try {
+      do {
+        s.again = false;
+        for (;;) {
+          const handled = await embedBatch();
+          if (handled <= 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } while (s.again);
+    } catch (error) {
+      console.error("[swarmdeck] embedder stopped", error);
+    } finally {
+      s.running = false;
+    }
+  })();
+}

@@ -1,0 +1,100 @@
+// Retrieval health (the Memory page's panel): how searches and injections were
+// answered over the last days, embedding failures, and top scores against the
+// injection threshold.
+import "server-only";
+import type { MemoryHealth } from "@/lib/contracts/memory";
+import { prepare, withSqlite } from "@/lib/db";
+import { providerConfig } from "./provider";
+import { injectThreshold } from "./task-memories";
+
+const DAY = 86_400_000;
+
+export async function memoryHealth(args: { days: number }): Promise<MemoryHealth> {
+  const threshold = injectThreshold();
+  const since = Math.floor(Date.now() / DAY) * DAY - (args.days - 1) * DAY;
+  const config = providerConfig();
+  return withSqlite((sqlite) => {
+    const totalsRows = prepare(
+      sqlite,
+      "SELECT embeddingStatus AS status, COUNT(*) AS n FROM Memory WHERE archivedAt IS NULL GROUP BY embeddingStatus",
+    ).all() as {
+      status: string;
+      n: number;
+    }[];
+    const byStatus = Object.fromEntries(totalsRows.map((row) => [row.status, row.n]));
+    const flagged = prepare(sqlite, "SELECT COUNT(*) AS n FROM Memory WHERE duplicateOfId IS NOT NULL AND archivedAt IS NULL").get() as {
+      n: number;
+    };
+    const archived = prepare(sqlite, "SELECT COUNT(*) AS n FROM Memory WHERE archivedAt IS NOT NULL").get() as { n: number };
+
+    const days = prepare(
+      sqlite,
+      `SELECT (createdAt / ${DAY}) AS day,
+         SUM(kind = 'search') AS searches, SUM(embeddingUsed = 1) AS withEmbeddings,
+         SUM(embeddingUsed = 0) AS keywordOnly, SUM(kind = 'injection') AS injections
+       FROM MemoryRetrieval WHERE createdAt >= ? GROUP BY day ORDER BY day`,
+    ).all(since) as { day: number; searches: number; withEmbeddings: number; keywordOnly: number; injections: number }[];
+    const byDay = new Map(days.map((row) => [row.day, row]));
+    const perDay: MemoryHealth["perDay"] = [];
+    for (let i = 0; i < args.days; i++) {
+      const day = since / DAY + i;
+      const row = byDay.get(day);
+      perDay.push({
+        day: new Date(day * DAY).toISOString().slice(0, 10),
+        searches: row?.searches ?? 0,
+        withEmbeddings: row?.withEmbeddings ?? 0,
+        keywordOnly: row?.keywordOnly ?? 0,
+        injections: row?.injections ?? 0,
+      });
+    }
+    const fallbackReasons = prepare(
+      sqlite,
+      `SELECT fallbackReason AS reason, COUNT(*) AS count FROM MemoryRetrieval
+       WHERE createdAt >= ? AND fallbackReason IS NOT NULL GROUP BY fallbackReason ORDER BY count DESC LIMIT 10`,
+    ).all(since) as { reason: string; count: number }[];
+    const injections = prepare(
+      sqlite,
+      `SELECT COUNT(DISTINCT taskId) AS tasks, COALESCE(SUM(resultCount), 0) AS injected FROM MemoryRetrieval
+       WHERE createdAt >= ? AND kind = 'injection'`,
+    ).get(since) as { tasks: number; injected: number };
+    const buckets = prepare(
+      sqlite,
+      `SELECT MIN(CAST(topScore * 10 AS INTEGER), 9) AS bucket, COUNT(*) AS n FROM MemoryRetrieval
+       WHERE createdAt >= ? AND topScore IS NOT NULL GROUP BY bucket`,
+    ).all(since) as { bucket: number; n: number }[];
+    const counts = new Map(buckets.map((row) => [row.bucket, row.n]));
+    const scoreBuckets = Array.from({ length: 10 }, (_, i) => ({
+      from: i / 10,
+      to: (i + 1) / 10,
+      count: counts.get(i) ?? 0,
+      aboveThreshold: i / 10 >= threshold - 1e-9,
+    }));
+    const recentFailures = prepare(
+      sqlite,
+      `SELECT id, name, embeddingError AS error, embeddingAttempts AS attempts FROM Memory
+       WHERE embeddingStatus = 'failed' ORDER BY updatedAt DESC LIMIT 10`,
+    ).all() as MemoryHealth["recentFailures"];
+    return {
+      days: args.days,
+      threshold,
+      provider: { configured: config !== null, embeddingModel: config?.embeddingModel ?? null, summaryModel: config?.summaryModel ?? null },
+      totals: {
+        memories: totalsRows.reduce((sum, row) => sum + row.n, 0),
+        embedded: byStatus.done ?? 0,
+        pending: byStatus.pending ?? 0,
+        failed: byStatus.failed ?? 0,
+        duplicatesFlagged: flagged.n,
+        archived: archived.n,
+      },
+      perDay,
+      fallbackReasons,
+      injectionsPerTask: {
+        tasks: injections.tasks,
+        injected: injections.injected,
+        average: injections.tasks > 0 ? Math.round((injections.injected / injections.tasks) * 100) / 100 : 0,
+      },
+      scoreBuckets,
+      recentFailures,
+    };
+  });
+}

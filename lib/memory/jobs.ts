@@ -1,0 +1,49 @@
+// Memory's background work: retry failed embeddings, load the vector index, and
+// run hygiene. Registered for instrumentation.ts, and also started on first use
+// of the memory API (so a server without the hook still embeds and cleans up).
+import "server-only";
+import { registerJob } from "@/lib/jobs/background";
+import { kickEmbedder } from "./embedder";
+import { runHygiene } from "./hygiene";
+import { providerConfig } from "./provider";
+import { ensureIndex } from "./search-index";
+
+const RETRY_EVERY_MS = 5_000;
+const HYGIENE_EVERY_MS = Number(process.env.SWARMDECK_MEMORY_HYGIENE_MS ?? 10 * 60_000) || 10 * 60_000;
+
+const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void };
+
+export function startMemoryJobs(): () => void {
+  if (globalState.swarmdeckMemoryJobs) return globalState.swarmdeckMemoryJobs;
+  if (providerConfig()) void ensureIndex();
+  const retry = setInterval(() => {
+    if (providerConfig()) kickEmbedder();
+  }, RETRY_EVERY_MS);
+  let hygieneRunning = false;
+  const hygiene = setInterval(() => {
+    if (hygieneRunning) return;
+    hygieneRunning = true;
+    runHygiene()
+      .catch((error) => console.error("[swarmdeck] memory hygiene failed", error))
+      .finally(() => {
+        hygieneRunning = false;
+      });
+  }, HYGIENE_EVERY_MS);
+  retry.unref();
+  hygiene.unref();
+  const stop = () => {
+    clearInterval(retry);
+    clearInterval(hygiene);
+    globalState.swarmdeckMemoryJobs = undefined;
+  };
+  globalState.swarmdeckMemoryJobs = stop;
+  return stop;
+}
+
+/** Starts the jobs once per process, unless background jobs are disabled. */
+export function ensureMemoryJobs(): void {
+  if (process.env.SWARMDECK_DISABLE_JOBS === "1") return;
+  startMemoryJobs();
+}
+
+registerJob({ name: "memory", start: startMemoryJobs });

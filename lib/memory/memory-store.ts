@@ -1,0 +1,160 @@
+// Writing memories: chunking, exact-duplicate detection by content hash, expiry
+// per source, the audit event, all in one write transaction on the raw
+// connection (the hot path: thousands of memories a second).
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
+import { prepare, writeTransaction } from "@/lib/db";
+import { chunkMarkdown } from "./chunker";
+import { kickEmbedder } from "./embedder";
+import { providerConfig } from "./provider";
+import { memoryIndex } from "./search-index";
+
+const DAY = 86_400_000;
+
+/** How long a memory of each source lives (null: until deleted). */
+export const SOURCE_TTL_DAYS: Record<MemorySource, number | null> = {
+  manual: null,
+  lead_feedback: null,
+  file_index: null,
+  reflection: 365,
+  task_failure: 365,
+  task_completion: 180,
+  session_summary: 90,
+};
+
+export type NewMemory = {
+  name: string;
+  content: string;
+  scope: MemoryScope;
+  source: MemorySource;
+  agentId: string | null;
+  taskId?: string | null;
+  path?: string | null;
+};
+
+export function contentHash(content: string): string {
+  return createHash("sha256").update(content.trim()).digest("hex");
+}
+
+function insertOne(sqlite: Database.Database, item: NewMemory, now: number, createdById: string | null, pending: boolean) {
+  const chunks = chunkMarkdown(item.content);
+  const ttl = SOURCE_TTL_DAYS[item.source];
+  const expiresAt = ttl === null ? null : now + ttl * DAY;
+  let groupId: string | null = chunks.length > 1 ? randomUUID() : null;
+  let replaced: number[] = [];
+  if (item.path) {
+    // A re-index of the same file replaces its old chunks (indexed delete by group).
+    groupId = `file:${createHash("sha256").update(`${item.agentId}|${item.scope}|${item.path}`).digest("hex").slice(0, 32)}`;
+    replaced = (prepare(sqlite, "SELECT id FROM Memory WHERE groupId = ?").all(groupId) as { id: number }[]).map((row) => row.id);
+    if (replaced.length > 0) prepare(sqlite, "DELETE FROM Memory WHERE groupId = ?").run(groupId);
+  }
+  const ids: number[] = [];
+  let deduplicated = 0;
+  chunks.forEach((chunk, index) => {
+    const hash = contentHash(chunk);
+    const existing = prepare(
+      sqlite,
+      "SELECT id FROM Memory WHERE contentHash = ? AND scope = ? AND agentId IS ? AND archivedAt IS NULL LIMIT 1",
+    ).get(hash, item.scope, item.agentId) as { id: number } | undefined;
+    if (existing) {
+      ids.push(existing.id);
+      deduplicated++;
+      return;
+    }
+    const name = chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name;
+    const result = prepare(
+      sqlite,
+      `INSERT INTO Memory (scope, agentId, name, content, source, sourceTaskId, sourcePath, groupId, chunkIndex,
+         embeddingStatus, contentHash, expiresAt, createdById, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      item.scope,
+      item.agentId,
+      name.slice(0, 300),
+      chunk,
+      item.source,
+      item.taskId ?? null,
+      item.path ?? null,
+      groupId,
+      index,
+      pending ? "pending" : "none",
+      hash,
+      expiresAt,
+      createdById,
+      now,
+      now,
+    );
+    ids.push(Number(result.lastInsertRowid));
+  });
+  return { ids, deduplicated, replaced };
+}
+
+/** Stores memories inside the caller's raw write transaction (with the audit event). */
+export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewMemory[]; actor: Actor; now?: number }) {
+  const pending = providerConfig() !== null;
+  const now = args.now ?? Date.now();
+  const ids: number[] = [];
+  const replaced: number[] = [];
+  let deduplicated = 0;
+  for (const item of args.items) {
+    const one = insertOne(sqlite, item, now, args.actor.id, pending);
+    ids.push(...one.ids);
+    replaced.push(...one.replaced);
+    deduplicated += one.deduplicated;
+  }
+  const first = args.items[0];
+  if (first) {
+    appendAuditSync(sqlite, {
+      actor: args.actor,
+      action: "memory.created",
+      targetType: "memory",
+      targetId: ids.length > 0 ? String(ids[0]) : null,
+      agentId: args.items.length === 1 ? first.agentId : null,
+      data: { count: ids.length, ids: ids.slice(0, 50), deduplicated, replaced: replaced.length, source: first.source, scope: first.scope },
+    });
+  }
+  return { ids, replaced, deduplicated };
+}
+
+/** After a store committed: drop replaced vectors from the index and wake the embedder. */
+export function afterStore(result: { replaced: number[] }): void {
+  const index = memoryIndex();
+  for (const id of result.replaced) index?.remove(id);
+  if (providerConfig()) kickEmbedder();
+}
+
+/**
+ * Stores memories (each chunked) and returns the ids, one per chunk, in order;
+ * an exact duplicate of a live memory in the same scope and agent returns the
+ * existing id instead of a second row. One audit event per call.
+ */
+export async function createMemories(args: { items: NewMemory[]; actor: Actor }): Promise<{ ids: number[]; deduplicated: number }> {
+  const result = await writeTransaction((sqlite) => storeMemoriesSync(sqlite, args));
+  afterStore(result);
+  return { ids: result.ids, deduplicated: result.deduplicated };
+}
+
+/** Deletes one memory (and nothing else); audited. */
+export async function deleteMemory(args: { id: number; actor: Actor }): Promise<boolean> {
+  const deleted = await writeTransaction((sqlite) => {
+    const row = prepare(sqlite, "SELECT id, agentId, scope, source, name FROM Memory WHERE id = ?").get(args.id) as
+      | { id: number; agentId: string | null; scope: string; source: string; name: string }
+      | undefined;
+    if (!row) return false;
+    prepare(sqlite, "DELETE FROM Memory WHERE id = ?").run(args.id);
+    appendAuditSync(sqlite, {
+      actor: args.actor,
+      action: "memory.deleted",
+      targetType: "memory",
+      targetId: String(args.id),
+      agentId: row.agentId,
+      data: { scope: row.scope, source: row.source, name: row.name },
+    });
+    return true;
+  });
+  if (deleted) memoryIndex()?.remove(args.id);
+  return deleted;
+}

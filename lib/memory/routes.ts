@@ -1,0 +1,62 @@
+// The glue the memory routes share: turning request bodies into NewMemory rows
+// and results into the wire shape. Keeps the route files thin.
+import "server-only";
+import type { z } from "zod";
+import type { operatorCreateMemoryBodySchema, workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
+import { prepare, withSqlite } from "@/lib/db";
+import { ApiError } from "@/lib/errors";
+import { ensureMemoryJobs } from "./jobs";
+import type { NewMemory } from "./memory-store";
+import type { SearchResult } from "./search";
+
+/** A workspace-relative path under memory/: no absolute paths, no "..", no odd characters. */
+export function checkWorkspacePath(path: string): string {
+  const clean = path.replace(/\\/g, "/").replace(/^\.\//, "");
+  if (clean.startsWith("/") || clean.split("/").some((part) => part === ".." || part === "") || !/^[\w./ -]+$/.test(clean)) {
+    throw new ApiError("validation_failed", "path must be a relative workspace path without '..'", { path });
+  }
+  return clean;
+}
+
+export function workerMemory(body: z.infer<typeof workerCreateMemoryBodySchema>, agentId: string): NewMemory {
+  ensureMemoryJobs();
+  const path = body.path ? checkWorkspacePath(body.path) : null;
+  // Files under memory/shared/ are the swarm's; everything else the agent's own.
+  const scope = body.source === "file_index" && path ? (/(^|\/)memory\/shared\//.test(path) ? "swarm" : body.scope) : body.scope;
+  return { name: body.name, content: body.content, scope, source: body.source, agentId, taskId: body.taskId ?? null, path };
+}
+
+export async function operatorMemories(body: z.infer<typeof operatorCreateMemoryBodySchema>): Promise<NewMemory[]> {
+  ensureMemoryJobs();
+  const items = "items" in body ? body.items : [body];
+  const agentIds = [...new Set(items.map((item) => item.agentId).filter((id): id is string => Boolean(id)))];
+  const known = await withSqlite((sqlite) => {
+    const find = prepare(sqlite, "SELECT id FROM Agent WHERE id = ? AND archivedAt IS NULL");
+    return new Set(agentIds.filter((id) => find.get(id)));
+  });
+  return items.map((item, index) => {
+    if (item.scope === "agent" && !item.agentId) {
+      throw new ApiError("validation_failed", "An agent-scope memory needs agentId", { index });
+    }
+    if (item.agentId && !known.has(item.agentId)) throw new ApiError("not_found", `Agent ${item.agentId} not found`, { index });
+    return {
+      name: item.name,
+      content: item.content,
+      scope: item.scope,
+      source: item.source,
+      agentId: item.agentId ?? null,
+      taskId: item.taskId ?? null,
+    };
+  });
+}
+
+/** The wire shape of a result (scores included; the per-mode parts help explain a score). */
+export function toWire(result: SearchResult) {
+  return result;
+}
+
+export function parseMemoryId(raw: string | undefined): number {
+  const id = Number(raw);
+  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new ApiError("not_found", "Memory not found");
+  return id;
+}

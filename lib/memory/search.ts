@@ -1,0 +1,201 @@
+// Memory search: FTS5 BM25 always, vector search when a provider and the index
+// are there, fused into one 0..1 score (scoring.ts), with visibility in the
+// WHERE clause and every search recorded for retrieval health.
+import "server-only";
+import type Database from "better-sqlite3";
+import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
+import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { embedTexts, providerConfig } from "./provider";
+import { finalScore, fuseScores, keywordScore, rankingFactor, vectorScore } from "./scoring";
+import { ensureIndex, indexReady, memoryIndex } from "./search-index";
+import { coverage, queryStems, toFtsQuery } from "./text";
+import { cosine, fromBytes, type VectorFilter } from "./vector-index";
+
+/** Who is searching: operators and lead agents see everything; a worker its own agent scope and the swarm. */
+export type Viewer = { kind: "operator" } | { kind: "agent"; agentId: string; isLead: boolean };
+
+export type SearchMode = "keyword" | "vector" | "hybrid";
+
+export type SearchResult = {
+  id: number;
+  name: string;
+  content: string;
+  score: number;
+  scope: MemoryScope;
+  source: MemorySource;
+  agentId: string | null;
+  createdAt: string;
+  keywordScore: number;
+  vectorScore: number | null;
+};
+
+export type SearchArgs = {
+  query: string;
+  limit: number;
+  scope: "agent" | "swarm" | "all";
+  viewer: Viewer;
+  /** Operators may narrow agent-scope memories to one agent. */
+  agentId?: string;
+  /** Force one path (operators comparing modes); default auto. */
+  mode?: "auto" | "keyword" | "vector" | "hybrid";
+  /** Drop results below this score. */
+  minScore?: number;
+  record: { kind: "search" | "injection"; agentId: string | null; taskId?: string | null };
+};
+
+type Row = {
+  id: number;
+  name: string;
+  content: string;
+  scope: MemoryScope;
+  source: MemorySource;
+  agentId: string | null;
+  createdAt: number;
+  accessCount: number;
+  embedding: Buffer | null;
+  embeddingDims: number | null;
+};
+
+/** The visibility clause and its parameters (named @now, @viewerAgent, @agentFilter). */
+function visibility(args: SearchArgs): { sql: string; params: Record<string, unknown> } {
+  const parts = ["m.archivedAt IS NULL", "m.supersededById IS NULL", "(m.expiresAt IS NULL OR m.expiresAt > @now)"];
+  const params: Record<string, unknown> = { now: Date.now() };
+  if (args.scope !== "all") {
+    parts.push("m.scope = @scope");
+    params.scope = args.scope;
+  }
+  const restrictTo = args.viewer.kind === "agent" && !args.viewer.isLead ? args.viewer.agentId : args.agentId;
+  if (restrictTo) {
+    parts.push("(m.scope = 'swarm' OR m.agentId = @agentFilter)");
+    params.agentFilter = restrictTo;
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+function vectorFilter(args: SearchArgs, agentCode: (id: string) => number): VectorFilter {
+  const restrictTo = args.viewer.kind === "agent" && !args.viewer.isLead ? args.viewer.agentId : args.agentId;
+  return {
+    agent: args.scope !== "swarm",
+    swarm: args.scope !== "agent",
+    agentCode: restrictTo ? agentCode(restrictTo) : -1,
+  };
+}
+
+const queryCache = new Map<string, Float32Array>();
+async function embedQuery(query: string, timeoutMs: number): Promise<Float32Array> {
+  const cached = queryCache.get(query);
+  if (cached) return cached;
+  const [vector] = await embedTexts([query], { timeoutMs });
+  if (!vector) throw new Error("the provider answered no embedding");
+  if (queryCache.size > 500) queryCache.clear();
+  queryCache.set(query, vector);
+  return vector;
+}
+
+function keywordCandidates(sqlite: Database.Database, fts: string, where: ReturnType<typeof visibility>, n: number) {
+  return prepare(
+    sqlite,
+    `SELECT m.id AS id, bm25(memory_fts, 2.0, 1.0) AS rank FROM memory_fts JOIN Memory m ON m.id = memory_fts.rowid
+     WHERE memory_fts MATCH @fts AND ${where.sql} ORDER BY rank LIMIT ${n}`,
+  ).all({ ...where.params, fts }) as { id: number; rank: number }[];
+}
+
+function hydrate(sqlite: Database.Database, ids: number[], where: ReturnType<typeof visibility>): Row[] {
+  if (ids.length === 0) return [];
+  return prepare(
+    sqlite,
+    `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, m.embedding, m.embeddingDims
+     FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.sql}`,
+  ).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
+}
+
+export async function searchMemories(
+  args: SearchArgs,
+): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
+  const started = performance.now();
+  const where = visibility(args);
+  const forced = args.mode ?? "auto";
+  const fts = forced === "vector" ? null : toFtsQuery(args.query);
+  const stems = queryStems(args.query);
+  const pool = Math.max(args.limit * 3, 30);
+
+  // The query's embedding, with a short timeout and a recorded reason when it is missing.
+  const config = providerConfig();
+  let queryVector: Float32Array | null = null;
+  let fallbackReason: string | null = null;
+  if (forced === "keyword") fallbackReason = "keyword_requested";
+  else if (!config) fallbackReason = "no_provider";
+  else {
+    void ensureIndex();
+    try {
+      queryVector = await embedQuery(args.query, config.queryTimeoutMs);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      fallbackReason = /timed? ?out|abort/i.test(message) ? "embedding_timeout" : `embedding_failed: ${message.slice(0, 200)}`;
+    }
+    if (queryVector && !indexReady()) fallbackReason = "index_loading";
+  }
+  const index = queryVector && indexReady() ? memoryIndex() : null;
+
+  const { rows, bm25 } = await withSqlite((sqlite) => {
+    const keyword = fts ? keywordCandidates(sqlite, fts, where, pool) : [];
+    const ranks = new Map(keyword.map((hit) => [hit.id, hit.rank]));
+    const ids = new Set(ranks.keys());
+    if (index && queryVector) {
+      const hits = index.search(queryVector, { limit: pool, filter: vectorFilter(args, (id) => index.findAgentCode(id)) });
+      for (const hit of hits) ids.add(hit.id);
+    }
+    return { rows: hydrate(sqlite, [...ids], where), bm25: ranks };
+  });
+
+  const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
+  const scored: SearchResult[] = rows.map((row) => {
+    const kw = keywordScore(coverage(stems, `${row.name}\n${row.content}`), bm25.get(row.id) ?? null);
+    let vec: number | null = null;
+    if (queryVector && row.embedding && row.embeddingDims === queryVector.length)
+      vec = vectorScore(cosine(queryVector, fromBytes(row.embedding)));
+    const relevance = mode === "keyword" || vec === null ? kw : mode === "vector" ? vec : fuseScores(kw, vec);
+    const score = finalScore(relevance, rankingFactor({ source: row.source, createdAt: row.createdAt, accessCount: row.accessCount }));
+    return {
+      id: row.id,
+      name: row.name,
+      content: row.content,
+      score: Math.round(score * 10_000) / 10_000,
+      scope: row.scope,
+      source: row.source,
+      agentId: row.agentId,
+      createdAt: new Date(row.createdAt).toISOString(),
+      keywordScore: Math.round(kw * 10_000) / 10_000,
+      vectorScore: vec === null ? null : Math.round(vec * 10_000) / 10_000,
+    };
+  });
+  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  const results = scored.filter((result) => result.score > 0 && result.score >= (args.minScore ?? 0)).slice(0, args.limit);
+
+  const durationMs = performance.now() - started;
+  const now = Date.now();
+  await writeTransaction((sqlite) => {
+    const touch = prepare(sqlite, "UPDATE Memory SET accessCount = accessCount + 1, lastAccessedAt = ? WHERE id = ?");
+    for (const result of results) touch.run(now, result.id);
+    prepare(
+      sqlite,
+      `INSERT INTO MemoryRetrieval (kind, agentId, taskId, query, mode, embeddingUsed, fallbackReason, resultCount, topScore, threshold, results, durationMs, createdAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      args.record.kind,
+      args.record.agentId,
+      args.record.taskId ?? null,
+      args.query.slice(0, 2000),
+      mode,
+      mode === "keyword" ? 0 : 1,
+      fallbackReason,
+      results.length,
+      results[0]?.score ?? null,
+      args.minScore ?? null,
+      JSON.stringify(scored.slice(0, 20).map((result) => ({ id: result.id, score: result.score }))),
+      durationMs,
+      now,
+    );
+  });
+  return { results, mode, fallbackReason };
+}

@@ -1,0 +1,84 @@
+// Text handling shared by keyword search, scoring and the fake embedder: the
+// same tokenizer and Porter stemmer as the FTS5 index (`porter unicode61`), a
+// stop-word list, and the sanitizer that turns any user text into a safe FTS5
+// MATCH expression.
+import { stemmer } from "stemmer";
+
+const STOP_WORDS = new Set(
+  (
+    "a an and are as at be been but by can could did do does doing for from had has have how i if in into is it its " +
+    "me my no not of on or our should so than that the their them then there these they this to too us was we were " +
+    "what when where which while who why will with would you your about after before also any all just more most " +
+    "only other over same some such via up down out get got use used using"
+  ).split(" "),
+);
+
+/** Lower-cased words as unicode61 sees them (letters and digits; diacritics folded). */
+export function words(text: string): string[] {
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** Porter stem of one lower-case word (what FTS5's porter tokenizer stores). */
+export function stem(word: string): string {
+  return word.length > 2 ? stemmer(word) : word;
+}
+
+/** Distinct stems of the meaningful words of a query (stop words dropped unless nothing else is left). */
+export function queryStems(text: string): string[] {
+  const all = words(text).slice(0, 64);
+  const meaningful = all.filter((word) => !STOP_WORDS.has(word));
+  return [...new Set((meaningful.length > 0 ? meaningful : all).map(stem))];
+}
+
+/** Every stem of a text, as a set. */
+export function stemSet(text: string): Set<string> {
+  return new Set(words(text).map(stem));
+}
+
+/**
+ * A safe FTS5 MATCH expression for arbitrary user text: each meaningful word is
+ * quoted as a string (so no operator, column filter or unbalanced quote in the
+ * user's text can reach FTS5 syntax) and the words are OR-ed, so a memory that
+ * holds some of the words still matches; BM25 ranks those holding more of them
+ * higher. Returns null when the text holds no searchable word.
+ */
+export function toFtsQuery(text: string): string | null {
+  const terms = [...new Set(words(text).filter((word) => !STOP_WORDS.has(word)))].slice(0, 32);
+  const chosen = terms.length > 0 ? terms : [...new Set(words(text))].slice(0, 32);
+  if (chosen.length === 0) return null;
+  return chosen.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
+}
+
+// Stemming every word of every candidate would dominate a search; words repeat
+// across memories, so their stems are memoised (bounded).
+const stemMemo = new Map<string, string>();
+function memoStem(word: string): string {
+  let value = stemMemo.get(word);
+  if (value === undefined) {
+    if (stemMemo.size > 100_000) stemMemo.clear();
+    value = stem(word);
+    stemMemo.set(word, value);
+  }
+  return value;
+}
+
+/**
+ * The share of the query's meaningful stems that `text` holds. A long query (a
+ * task description) counts as fully covered once 2·√n of its n stems match, so
+ * a focused memory can still score high against a long prompt.
+ */
+export function coverage(stems: string[], text: string): number {
+  if (stems.length === 0) return 0;
+  const present = new Set<string>();
+  for (const word of new Set(words(text))) present.add(memoStem(word));
+  let matched = 0;
+  for (const s of stems) if (present.has(s)) matched++;
+  const needed = Math.min(stems.length, Math.max(4, Math.ceil(2 * Math.sqrt(stems.length))));
+  return Math.min(1, matched / needed);
+}

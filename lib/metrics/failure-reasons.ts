@@ -1,0 +1,111 @@
+// Failure recurrence: failure reasons grouped after normalising away what
+// differs between two occurrences of the same failure (ids, hashes, numbers,
+// paths under temporary folders), with counts per day.
+import "server-only";
+import type Database from "better-sqlite3";
+import { prepare, withSqlite } from "@/lib/db";
+import type { DayRange } from "./range";
+import { utcDay } from "./rollup-day";
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** Long tokens mixing letters and digits: cuids, hashes, commit ids, random suffixes. */
+const TOKEN = /\b(?=[a-z0-9_]*\d)(?=[a-z0-9_]*[a-z])[a-z0-9_]{7,}\b/gi;
+const NUMBER = /\d+(?:\.\d+)?/g;
+
+const memo = new Map<string, string>();
+
+/** The grouping key of a failure reason: its first line, lower-case, ids → <id>, numbers → <n>. */
+export function normalizeFailureReason(reason: string | null | undefined): string {
+  const text = reason ?? "";
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const key = normalize(text);
+  if (memo.size >= 50_000) memo.clear();
+  memo.set(text, key);
+  return key;
+}
+
+function normalize(reason: string): string {
+  const firstLine = (reason ?? "").split("\n").find((line) => line.trim()) ?? "";
+  const key = firstLine
+    .toLowerCase()
+    .replace(UUID, "<id>")
+    .replace(TOKEN, "<id>")
+    .replace(NUMBER, "<n>")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
+  return key || "(no reason given)";
+}
+
+export type FailureGroup = {
+  key: string;
+  /** One real reason of the group, as written. */
+  example: string;
+  count: number;
+  agents: number;
+  firstSeen: string;
+  lastSeen: string;
+  perDay: Record<string, number>;
+};
+
+type FailedRow = { agentId: string | null; finishedAt: number; failureReason: string | null };
+
+export function readFailures(sqlite: Database.Database, startMs: number, endMs: number, agentId?: string): FailedRow[] {
+  // Index Task(status, finishedAt) (migration 20261122040000_metrics_indexes) or Task(agentId, finishedAt).
+  if (agentId) {
+    return prepare(
+      sqlite,
+      "SELECT agentId, finishedAt, failureReason FROM Task WHERE agentId = ? AND finishedAt >= ? AND finishedAt < ? AND status = 'failed'",
+    ).all(agentId, startMs, endMs) as FailedRow[];
+  }
+  return prepare(
+    sqlite,
+    "SELECT agentId, finishedAt, failureReason FROM Task WHERE status = 'failed' AND finishedAt >= ? AND finishedAt < ?",
+  ).all(startMs, endMs) as FailedRow[];
+}
+
+export function groupFailures(rows: FailedRow[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup & { agentSet: Set<string> }>();
+  for (const row of rows) {
+    const key = normalizeFailureReason(row.failureReason);
+    const day = utcDay(row.finishedAt);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        example: (row.failureReason ?? "").slice(0, 500),
+        count: 0,
+        agents: 0,
+        firstSeen: day,
+        lastSeen: day,
+        perDay: {},
+        agentSet: new Set(),
+      };
+      groups.set(key, group);
+    }
+    group.count += 1;
+    group.agentSet.add(row.agentId ?? "");
+    group.perDay[day] = (group.perDay[day] ?? 0) + 1;
+    if (day < group.firstSeen) group.firstSeen = day;
+    if (day > group.lastSeen) group.lastSeen = day;
+  }
+  return [...groups.values()]
+    .map(({ agentSet, ...group }) => ({ ...group, agents: agentSet.size }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/** GET /api/v1/metrics/failures: the top groups and their counts per day. */
+export function getFailureRecurrence({ range, agentId, limit = 8 }: { range: DayRange; agentId?: string; limit?: number }) {
+  return withSqlite((sqlite) => {
+    const groups = groupFailures(readFailures(sqlite, range.startMs, range.endMs, agentId));
+    const top = groups.slice(0, limit);
+    return {
+      range: { from: range.from, to: range.to, days: range.days.length },
+      totalFailed: groups.reduce((sum, group) => sum + group.count, 0),
+      groupCount: groups.length,
+      groups: top.map(({ perDay, ...group }) => ({ ...group, recurring: Object.keys(perDay).length > 1 })),
+      series: range.days.map((day) => ({ day, counts: top.map((group) => group.perDay[day] ?? 0) })),
+    };
+  });
+}

@@ -1,0 +1,132 @@
+// Dispatch, the hot path: a worker's poll atomically claims the next task for its
+// agent in ONE raw write transaction (its own pending tasks first, then the
+// pool; each by priority, then age; within the agent's concurrency limit), and
+// otherwise waits, woken in-process when work appears (task-wakeup.ts).
+import "server-only";
+import type Database from "better-sqlite3";
+import { appendAuditSync } from "@/lib/audit/audit-log";
+import type { WorkerPrincipal } from "@/lib/auth/principal";
+import type { TaskDto } from "@/lib/contracts/tasks";
+import { prepare, writeTransaction } from "@/lib/db";
+import { LAST_SEEN_EVERY_MS, POLL_SAFETY_RECHECK_MS } from "./settings";
+import { insertTaskEvent, newId, readTask, toTaskDto } from "./task-rows";
+import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
+
+type ClaimResult = { task: TaskDto | null; poolRoom: boolean };
+
+/** The next claimable task id: max priority first (an index seek), then the oldest. */
+function nextTaskId(sqlite: Database.Database, agentId: string, poolRoom: boolean): { id: string; from: "pending" | "unassigned" } | null {
+  const pendingTop = prepare(sqlite, "SELECT MAX(priority) AS p FROM Task WHERE agentId = ? AND status = 'pending'").get(agentId) as {
+    p: number | null;
+  };
+  if (pendingTop.p !== null) {
+    const row = prepare(
+      sqlite,
+      "SELECT id FROM Task WHERE agentId = ? AND status = 'pending' AND priority = ? ORDER BY createdAt, id LIMIT 1",
+    ).get(agentId, pendingTop.p) as { id: string } | undefined;
+    if (row) return { id: row.id, from: "pending" };
+  }
+  if (!poolRoom) return null;
+  const poolTop = prepare(sqlite, "SELECT MAX(priority) AS p FROM Task WHERE status = 'unassigned'").get() as { p: number | null };
+  if (poolTop.p === null) return null;
+  const row = prepare(sqlite, "SELECT id FROM Task WHERE status = 'unassigned' AND priority = ? ORDER BY createdAt, id LIMIT 1").get(
+    poolTop.p,
+  ) as { id: string } | undefined;
+  return row ? { id: row.id, from: "unassigned" } : null;
+}
+
+const lastSeenWritten = new Map<string, number>();
+
+/** Claims one task for the agent, or answers null (and whether it had room for more). */
+export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Promise<ClaimResult> {
+  const agentId = principal.agent.id;
+  return writeTransaction((sqlite) => {
+    const now = Date.now();
+    const agent = prepare(
+      sqlite,
+      `SELECT maxConcurrentTasks AS max, archivedAt,
+        (SELECT COUNT(*) FROM Task WHERE agentId = @agentId AND status = 'in_progress') AS running
+       FROM Agent WHERE id = @agentId`,
+    ).get({ agentId }) as { max: number; archivedAt: number | null; running: number } | undefined;
+    if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
+
+    if ((lastSeenWritten.get(agentId) ?? 0) < now - LAST_SEEN_EVERY_MS) {
+      lastSeenWritten.set(agentId, now);
+      prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
+    }
+
+    const room = agent.running < Math.max(1, agent.max);
+    if (!room) return { task: null, poolRoom: false };
+    const next = nextTaskId(sqlite, agentId, true);
+    if (!next) return { task: null, poolRoom: true };
+
+    const soul = prepare(sqlite, "SELECT currentVersionId FROM IdentityFile WHERE agentId = ? AND kind = 'SOUL'").get(agentId) as
+      | { currentVersionId: string | null }
+      | undefined;
+    prepare(
+      sqlite,
+      `UPDATE Task SET status = 'in_progress', agentId = ?, attempts = attempts + 1, claimedAt = ?, heartbeatAt = ?,
+         progress = NULL, soulVersionId = ?, updatedAt = ?
+       WHERE id = ?`,
+    ).run(agentId, now, now, soul?.currentVersionId ?? null, now, next.id);
+    const sessionId = newId();
+    prepare(
+      sqlite,
+      "INSERT INTO Session (id, agentId, taskId, harness, startedAt) VALUES (?, ?, ?, (SELECT harness FROM Agent WHERE id = ?), ?)",
+    ).run(sessionId, agentId, next.id, agentId, now);
+    prepare(sqlite, "UPDATE Agent SET status = 'busy', updatedAt = ? WHERE id = ? AND status <> 'busy'").run(now, agentId);
+    const row = readTask(sqlite, next.id);
+    if (!row) throw new Error("claimed task vanished");
+    insertTaskEvent(sqlite, {
+      taskId: next.id,
+      type: "claimed",
+      fromStatus: next.from,
+      toStatus: "in_progress",
+      message: `Claimed by ${principal.agent.name} (attempt ${row.attempts})`,
+      data: { attempt: row.attempts, sessionId },
+      actor: { type: "worker", id: agentId },
+      at: now,
+    });
+    appendAuditSync(sqlite, {
+      actor: { type: "worker", id: agentId, label: principal.agent.name },
+      action: "task.claimed",
+      targetType: "task",
+      targetId: next.id,
+      agentId,
+      data: { from: next.from, attempt: row.attempts, sessionId },
+    });
+    return { task: toTaskDto(row), poolRoom: true };
+  });
+}
+
+/**
+ * The long poll: claim now, or wait up to `waitMs` for a wake-up and try again.
+ * Returns null when nothing came (the route answers 204).
+ */
+export async function pollForTask({
+  principal,
+  waitMs,
+  signal,
+}: {
+  principal: WorkerPrincipal;
+  waitMs: number;
+  signal?: AbortSignal;
+}): Promise<TaskDto | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const generation = wakeGeneration();
+    const { task, poolRoom } = await claimNextTask({ principal });
+    if (task) return task;
+    if (signal?.aborted) return null;
+    // Work that appeared while the claim ran would have woken nobody: try again at once.
+    if (wakeGeneration() !== generation) continue;
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    await waitForWork({ agentId: principal.agent.id, pool: poolRoom, timeoutMs: Math.min(left, POLL_SAFETY_RECHECK_MS), signal });
+  }
+}
+
+/** A task (or a freed slot) is there for `agentId`, or `count` tasks for the pool. */
+export function announceTasks(change: { agentId: string | null; count?: number }): void {
+  notifyTasks(change);
+}

@@ -1,0 +1,290 @@
+// The operator API's tasks: list (filters, cursor paging), create (for an agent
+// or the pool), read with events, and the operator actions (cancel, reassign,
+// return to the pool, retry). Writes are raw transactions so the metrics rollup
+// is exact (lib/metrics/rollup.ts) and waiting polls are woken after the commit.
+import "server-only";
+import type Database from "better-sqlite3";
+import type { z } from "zod";
+import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import {
+  type CreateTaskBody,
+  FINISHED_STATUSES,
+  type listTasksQuerySchema,
+  type PatchTaskBody,
+  type TaskDto,
+  type TaskEventDto,
+  type TaskStatus,
+} from "@/lib/contracts/tasks";
+import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { ApiError, notFound } from "@/lib/errors";
+import { recordTaskRollup } from "@/lib/metrics/rollup";
+import { announceTasks } from "./dispatch";
+import { finishTaskSync } from "./task-finish";
+import {
+  type EventRow,
+  homeOf,
+  insertTaskEvent,
+  newId,
+  readTask,
+  TASK_COLUMNS,
+  TASK_FROM,
+  type TaskRow,
+  toEventDto,
+  toTaskDto,
+} from "./task-rows";
+
+type ListQuery = z.infer<typeof listTasksQuerySchema>;
+
+const MAX_EVENTS = 1000;
+
+function isFinished(status: TaskStatus) {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
+
+/** Newest first; the cursor is the last task id of the previous page. */
+export function listTasks(query: ListQuery): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
+  return withSqlite((sqlite) => {
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    if (query.status && query.status.length > 0) {
+      where.push(`t.status IN (${query.status.map(() => "?").join(", ")})`);
+      args.push(...query.status);
+    }
+    if (query.agentId) {
+      where.push("t.agentId = ?");
+      args.push(query.agentId);
+    }
+    if (query.tag) {
+      where.push("EXISTS (SELECT 1 FROM json_each(t.tags) WHERE json_each.value = ?)");
+      args.push(query.tag);
+    }
+    if (query.q?.trim()) {
+      where.push("(t.title LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\' OR t.id = ?)");
+      const like = `%${query.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      args.push(like, like, query.q.trim());
+    }
+    if (query.cursor) {
+      const cursor = prepare(sqlite, "SELECT createdAt, id FROM Task WHERE id = ?").get(query.cursor) as
+        | { createdAt: number; id: string }
+        | undefined;
+      if (!cursor) throw new ApiError("bad_request", "The cursor does not name a task");
+      where.push("(t.createdAt < ? OR (t.createdAt = ? AND t.id < ?))");
+      args.push(cursor.createdAt, cursor.createdAt, cursor.id);
+    }
+    const sql = `SELECT ${TASK_COLUMNS} ${TASK_FROM} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY t.createdAt DESC, t.id DESC LIMIT ?`;
+    const rows = prepare(sqlite, sql).all(...args, query.limit + 1) as TaskRow[];
+    const page = rows.slice(0, query.limit);
+    return { tasks: page.map(toTaskDto), nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null };
+  });
+}
+
+export function getTaskWithEvents({ id }: { id: string }): Promise<{ task: TaskDto; events: TaskEventDto[] }> {
+  return withSqlite((sqlite) => {
+    const task = readTask(sqlite, id);
+    if (!task) throw notFound("Task");
+    const events = prepare(
+      sqlite,
+      `SELECT * FROM (SELECT id, type, fromStatus, toStatus, message, data, actorType, actorId, createdAt
+         FROM TaskEvent WHERE taskId = ? ORDER BY id DESC LIMIT ?) ORDER BY id`,
+    ).all(id, MAX_EVENTS) as EventRow[];
+    return { task: toTaskDto(task), events: events.map(toEventDto) };
+  });
+}
+
+function activeAgent(sqlite: Database.Database, agentId: string): { id: string; name: string } {
+  const agent = prepare(sqlite, "SELECT id, name FROM Agent WHERE id = ? AND archivedAt IS NULL").get(agentId) as
+    | { id: string; name: string }
+    | undefined;
+  if (!agent) throw notFound("Agent");
+  return agent;
+}
+
+function eventActor(actor: Actor) {
+  return { type: actor.type, id: actor.id };
+}
+
+/** With an agent: pending for it. Without: unassigned, in the pool. */
+export async function createTask({
+  input,
+  actor,
+  createdById = null,
+}: {
+  input: CreateTaskBody;
+  actor: Actor;
+  createdById?: string | null;
+}): Promise<TaskDto> {
+  const row = await writeTransaction((sqlite) => {
+    const agent = input.agentId ? activeAgent(sqlite, input.agentId) : null;
+    if (input.parentTaskId && !prepare(sqlite, "SELECT 1 FROM Task WHERE id = ?").get(input.parentTaskId)) {
+      throw notFound("Parent task");
+    }
+    const now = Date.now();
+    const id = newId();
+    const status: TaskStatus = agent ? "pending" : "unassigned";
+    const tags = [...new Set(input.tags)];
+    prepare(
+      sqlite,
+      `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, parentTaskId, createdById, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      input.title,
+      input.description,
+      input.type,
+      JSON.stringify(tags),
+      input.priority,
+      status,
+      agent?.id ?? null,
+      input.parentTaskId ?? null,
+      createdById,
+      now,
+      now,
+    );
+    insertTaskEvent(sqlite, {
+      taskId: id,
+      type: "created",
+      toStatus: status,
+      message: agent ? `Created for ${agent.name}` : "Created in the pool",
+      actor: eventActor(actor),
+      at: now,
+    });
+    appendAuditSync(sqlite, {
+      actor,
+      action: "task.created",
+      targetType: "task",
+      targetId: id,
+      agentId: agent?.id ?? null,
+      data: { title: input.title, status, priority: input.priority, tags },
+    });
+    recordTaskRollup(sqlite, { kind: "created", agentId: agent?.id ?? null, at: now });
+    const created = readTask(sqlite, id);
+    if (!created) throw new Error("created task vanished");
+    return created;
+  });
+  announceTasks({ agentId: row.agentId });
+  return toTaskDto(row);
+}
+
+function assertNotFinished(task: TaskRow, action: string) {
+  if (isFinished(task.status)) {
+    throw new ApiError("already_finished", `The task is already ${task.status}; it cannot be ${action}`, { status: task.status });
+  }
+}
+
+function assertNotRunning(task: TaskRow, action: string) {
+  if (task.status === "in_progress") {
+    throw new ApiError("conflict", `The task is in progress; cancel it first if it must be ${action}`, { status: task.status });
+  }
+}
+
+function moveTask(
+  sqlite: Database.Database,
+  task: TaskRow,
+  to: { status: TaskStatus; agentId: string | null },
+  {
+    type,
+    message,
+    action,
+    actor,
+    now,
+    reset = false,
+  }: { type: string; message: string; action: string; actor: Actor; now: number; reset?: boolean },
+) {
+  prepare(
+    sqlite,
+    reset
+      ? `UPDATE Task SET status = ?, agentId = ?, updatedAt = ?, attempts = 0, claimedAt = NULL, heartbeatAt = NULL, finishedAt = NULL,
+           progress = NULL, output = NULL, summary = NULL, failureReason = NULL WHERE id = ?`
+      : "UPDATE Task SET status = ?, agentId = ?, updatedAt = ? WHERE id = ?",
+  ).run(to.status, to.agentId, now, task.id);
+  insertTaskEvent(sqlite, {
+    taskId: task.id,
+    type,
+    fromStatus: task.status,
+    toStatus: to.status,
+    message,
+    actor: eventActor(actor),
+    at: now,
+  });
+  appendAuditSync(sqlite, {
+    actor,
+    action,
+    targetType: "task",
+    targetId: task.id,
+    agentId: to.agentId ?? task.agentId,
+    data: { from: { status: task.status, agentId: task.agentId }, to },
+  });
+}
+
+/** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry. */
+export async function patchTask({ id, input, actor }: { id: string; input: PatchTaskBody; actor: Actor }): Promise<TaskDto> {
+  const { row, wake, freed } = await writeTransaction((sqlite) => {
+    const task = readTask(sqlite, id);
+    if (!task) throw notFound("Task");
+    const now = Date.now();
+    switch (input.action) {
+      case "cancel": {
+        assertNotFinished(task, "cancelled");
+        const row = finishTaskSync(sqlite, task, { status: "cancelled", reason: input.reason ?? null }, actor, now);
+        return { row, wake: undefined, freed: task.status === "in_progress" ? task.agentId : null };
+      }
+      case "reassign": {
+        assertNotFinished(task, "reassigned");
+        assertNotRunning(task, "reassigned");
+        const agent = activeAgent(sqlite, input.agentId);
+        if (task.status === "pending" && task.agentId === agent.id) {
+          throw new ApiError("conflict", `The task is already waiting for ${agent.name}`);
+        }
+        moveTask(
+          sqlite,
+          task,
+          { status: "pending", agentId: agent.id },
+          { type: "status", message: `Assigned to ${agent.name}`, action: "task.reassigned", actor, now },
+        );
+        return { row: readTask(sqlite, id), wake: { agentId: agent.id }, freed: null };
+      }
+      case "unassign": {
+        assertNotFinished(task, "returned to the pool");
+        assertNotRunning(task, "returned to the pool");
+        if (task.status === "unassigned") throw new ApiError("conflict", "The task is already in the pool");
+        moveTask(
+          sqlite,
+          task,
+          { status: "unassigned", agentId: null },
+          {
+            type: "status",
+            message: task.status === "offered" ? "Accepted into the pool" : "Returned to the pool",
+            action: "task.unassigned",
+            actor,
+            now,
+          },
+        );
+        return { row: readTask(sqlite, id), wake: { agentId: null }, freed: null };
+      }
+      case "retry": {
+        if (task.status !== "failed" && task.status !== "cancelled") {
+          throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
+            status: task.status,
+          });
+        }
+        const home = homeOf(sqlite, task);
+        const target =
+          home.status === "pending" ? (prepare(sqlite, "SELECT name FROM Agent WHERE id = ?").get(home.agentId) as { name: string }) : null;
+        moveTask(sqlite, task, home, {
+          type: "status",
+          message: target ? `Retried: waiting for ${target.name} again` : "Retried: back in the pool",
+          action: "task.retried",
+          actor,
+          now,
+          reset: true,
+        });
+        return { row: readTask(sqlite, id), wake: { agentId: home.agentId }, freed: null };
+      }
+    }
+  });
+  if (!row) throw notFound("Task");
+  if (wake) announceTasks(wake);
+  if (freed) announceTasks({ agentId: freed });
+  return toTaskDto(row);
+}

@@ -1,0 +1,145 @@
+// Ending a run of a task: completed, failed or cancelled (a finish), or given back
+// to its agent or the pool (release, stall). Each is one raw write transaction
+// with its event, audit entry, session end and metrics rollup; callers announce
+// freed work and index outcomes after the commit.
+import "server-only";
+import type Database from "better-sqlite3";
+import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import type { TaskStatus } from "@/lib/contracts/tasks";
+import { prepare } from "@/lib/db";
+import { indexTaskOutcome } from "@/lib/memory/task-memories";
+import { recordTaskRollup } from "@/lib/metrics/rollup";
+import { endOpenSession, homeOf, insertTaskEvent, readTask, refreshAgentBusy, type TaskRow } from "./task-rows";
+
+export type Finish =
+  | { status: "completed"; output: string; summary: string | null }
+  | { status: "failed"; failureReason: string; output: string | null }
+  | { status: "cancelled"; reason: string | null };
+
+function eventActor(actor: Actor) {
+  return { type: actor.type, id: actor.id };
+}
+
+/** Writes a finish inside the caller's transaction; `task` is the row read in it. */
+export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish: Finish, actor: Actor, now: number): TaskRow {
+  const durationMs = task.claimedAt !== null && task.status === "in_progress" ? Math.max(0, now - task.claimedAt) : null;
+  prepare(
+    sqlite,
+    `UPDATE Task SET status = ?, finishedAt = ?, updatedAt = ?,
+       output = COALESCE(?, output), summary = COALESCE(?, summary), failureReason = ?
+     WHERE id = ?`,
+  ).run(
+    finish.status,
+    now,
+    now,
+    finish.status === "cancelled" ? null : finish.output,
+    finish.status === "completed" ? finish.summary : null,
+    finish.status === "failed" ? finish.failureReason : finish.status === "cancelled" ? task.failureReason : null,
+    task.id,
+  );
+  const message =
+    finish.status === "completed"
+      ? "Completed"
+      : finish.status === "failed"
+        ? `Failed: ${finish.failureReason.slice(0, 500)}`
+        : `Cancelled${finish.reason ? `: ${finish.reason}` : ""}`;
+  insertTaskEvent(sqlite, {
+    taskId: task.id,
+    type: "status",
+    fromStatus: task.status,
+    toStatus: finish.status,
+    message,
+    data: durationMs === null ? {} : { durationMs },
+    actor: eventActor(actor),
+    at: now,
+  });
+  if (task.status === "in_progress") {
+    endOpenSession(sqlite, task.id, now, finish.status === "completed" ? finish.summary : null);
+  }
+  appendAuditSync(sqlite, {
+    actor,
+    action: `task.${finish.status}`,
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: {
+      from: task.status,
+      ...(durationMs === null ? {} : { durationMs }),
+      ...(finish.status === "failed" ? { failureReason: finish.failureReason.slice(0, 500) } : {}),
+      ...(finish.status === "cancelled" && finish.reason ? { reason: finish.reason } : {}),
+    },
+  });
+  recordTaskRollup(sqlite, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
+  if (task.agentId && task.status === "in_progress") refreshAgentBusy(sqlite, task.agentId, now);
+  const after = readTask(sqlite, task.id);
+  if (!after) throw new Error("finished task vanished");
+  return after;
+}
+
+/**
+ * Gives an in-progress task back: to its agent (pending) when it was created for
+ * it, else to the pool. The attempt it used stays counted.
+ */
+export function requeueTaskSync(
+  sqlite: Database.Database,
+  task: TaskRow,
+  { type, reason, action, actor, now }: { type: "released" | "stalled"; reason: string; action: string; actor: Actor; now: number },
+): { row: TaskRow; home: { status: TaskStatus; agentId: string | null } } {
+  const home = homeOf(sqlite, task);
+  prepare(
+    sqlite,
+    `UPDATE Task SET status = ?, agentId = ?, claimedAt = NULL, heartbeatAt = NULL, progress = NULL, updatedAt = ?
+     WHERE id = ?`,
+  ).run(home.status, home.agentId, now, task.id);
+  endOpenSession(sqlite, task.id, now, null);
+  const destination = home.status === "pending" ? "back to its agent" : "back to the pool";
+  insertTaskEvent(sqlite, {
+    taskId: task.id,
+    type,
+    fromStatus: task.status,
+    toStatus: home.status,
+    message: `${reason} (attempt ${task.attempts}); ${destination}`,
+    data: { attempt: task.attempts, previousAgentId: task.agentId },
+    actor: eventActor(actor),
+    at: now,
+  });
+  appendAuditSync(sqlite, {
+    actor,
+    action,
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: { to: home.status, attempt: task.attempts, reason: reason.slice(0, 500) },
+  });
+  if (task.agentId) refreshAgentBusy(sqlite, task.agentId, now);
+  const row = readTask(sqlite, task.id);
+  if (!row) throw new Error("requeued task vanished");
+  return { row, home };
+}
+
+const INDEX_WAIT_MS = 2_000;
+
+/**
+ * After a complete or fail committed: the outcome becomes memory. Waits a little
+ * (so the memory is there when the answer arrives) but never fails the request.
+ */
+export async function indexOutcomeSafely(row: TaskRow): Promise<void> {
+  if (row.status !== "completed" && row.status !== "failed") return;
+  const work = indexTaskOutcome({
+    task: {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      type: row.type,
+      tags: JSON.parse(row.tags) as string[],
+      agentId: row.agentId,
+      status: row.status,
+      output: row.output,
+      failureReason: row.failureReason,
+      summary: row.summary,
+    },
+  }).catch((error) => console.error(`[swarmdeck] indexing the outcome of task ${row.id} failed`, error));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, INDEX_WAIT_MS)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,180 @@
+// The worker protocol's calls on one claimed task (heartbeat, complete, fail,
+// release) and a worker filing a task of its own. Only the agent holding a task
+// may touch it; a finish is final (409 already_finished, nothing changes).
+import "server-only";
+import type Database from "better-sqlite3";
+import { appendAuditSync } from "@/lib/audit/audit-log";
+import type { WorkerPrincipal } from "@/lib/auth/principal";
+import { FINISHED_STATUSES, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
+import { prepare, writeTransaction } from "@/lib/db";
+import { ApiError, notFound } from "@/lib/errors";
+import { recordTaskRollup } from "@/lib/metrics/rollup";
+import { announceTasks } from "./dispatch";
+import { LAST_SEEN_EVERY_MS } from "./settings";
+import { type Finish, finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
+import { insertTaskEvent, newId, readTask, type TaskRow, toTaskDto } from "./task-rows";
+
+function workerActor(principal: WorkerPrincipal) {
+  return { type: "worker" as const, id: principal.agent.id, label: principal.agent.name };
+}
+
+/** The task, if this agent holds it: 404 unknown, 403 someone else's. */
+export function ownTaskSync(sqlite: Database.Database, principal: WorkerPrincipal, taskId: string): TaskRow {
+  const task = readTask(sqlite, taskId);
+  if (!task) throw notFound("Task");
+  if (task.agentId !== principal.agent.id) throw new ApiError("forbidden", "This task belongs to another agent (or to the pool)");
+  return task;
+}
+
+function assertRunning(task: TaskRow) {
+  if ((FINISHED_STATUSES as readonly string[]).includes(task.status)) {
+    throw new ApiError("already_finished", `The task is already ${task.status}`, { status: task.status });
+  }
+  if (task.status !== "in_progress") {
+    throw new ApiError("conflict", `The task is ${task.status}, not in progress: it was given back; poll for work again`, {
+      status: task.status,
+    });
+  }
+}
+
+const lastSeenWritten = new Map<string, number>();
+function touchAgent(sqlite: Database.Database, agentId: string, now: number) {
+  if ((lastSeenWritten.get(agentId) ?? 0) >= now - LAST_SEEN_EVERY_MS) return;
+  lastSeenWritten.set(agentId, now);
+  prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
+}
+
+/**
+ * A heartbeat (with an optional progress note, which becomes an event). The answer
+ * says whether to stop: `cancelled` is true when the task was cancelled or taken
+ * back (stall, operator), i.e. whenever it is no longer in progress and not finished by this worker.
+ */
+export function heartbeatTask({
+  principal,
+  taskId,
+  progress,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  progress?: string;
+}): Promise<{ cancelled: boolean; status: TaskStatus }> {
+  return writeTransaction((sqlite) => {
+    const task = ownTaskSync(sqlite, principal, taskId);
+    const now = Date.now();
+    touchAgent(sqlite, principal.agent.id, now);
+    if (task.status !== "in_progress") {
+      return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
+    }
+    const note = progress?.trim();
+    prepare(sqlite, "UPDATE Task SET heartbeatAt = ?, progress = COALESCE(?, progress), updatedAt = ? WHERE id = ?").run(
+      now,
+      note || null,
+      now,
+      taskId,
+    );
+    if (note) {
+      insertTaskEvent(sqlite, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
+      appendAuditSync(sqlite, {
+        actor: workerActor(principal),
+        action: "task.progress",
+        targetType: "task",
+        targetId: taskId,
+        agentId: principal.agent.id,
+        data: { progress: note.slice(0, 200) },
+      });
+    }
+    return { cancelled: false, status: "in_progress" };
+  });
+}
+
+/** complete or fail: final; the outcome is indexed into memory after the commit. */
+export async function finishByWorker({
+  principal,
+  taskId,
+  finish,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  finish: Extract<Finish, { status: "completed" | "failed" }>;
+}): Promise<TaskDto> {
+  const row = await writeTransaction((sqlite) => {
+    const task = ownTaskSync(sqlite, principal, taskId);
+    assertRunning(task);
+    const now = Date.now();
+    touchAgent(sqlite, principal.agent.id, now);
+    return finishTaskSync(sqlite, task, finish, workerActor(principal), now);
+  });
+  announceTasks({ agentId: principal.agent.id });
+  await indexOutcomeSafely(row);
+  return toTaskDto(row);
+}
+
+/** The worker is stopping: the task goes back to its agent or the pool. */
+export async function releaseByWorker({
+  principal,
+  taskId,
+  reason,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  reason: string;
+}): Promise<TaskDto> {
+  const { row, home } = await writeTransaction((sqlite) => {
+    const task = ownTaskSync(sqlite, principal, taskId);
+    assertRunning(task);
+    return requeueTaskSync(sqlite, task, {
+      type: "released",
+      reason: `Given back by ${principal.agent.name}: ${reason}`,
+      action: "task.released",
+      actor: workerActor(principal),
+      now: Date.now(),
+    });
+  });
+  announceTasks({ agentId: home.agentId });
+  return toTaskDto(row);
+}
+
+/**
+ * A task an agent proposes (idle improvement proposals). It is `offered`: on the
+ * board for an operator to accept (assign it, or put it in the pool) or cancel;
+ * no worker claims it before that.
+ */
+export async function createTaskByWorker({
+  principal,
+  input,
+}: {
+  principal: WorkerPrincipal;
+  input: { title: string; description: string; tags: string[]; type?: string };
+}): Promise<TaskDto> {
+  const row = await writeTransaction((sqlite) => {
+    const now = Date.now();
+    const id = newId();
+    const tags = [...new Set(input.tags)];
+    prepare(
+      sqlite,
+      `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, createdById, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, 0, 'offered', NULL, ?, ?, ?)`,
+    ).run(id, input.title, input.description, input.type ?? "task", JSON.stringify(tags), principal.agent.id, now, now);
+    insertTaskEvent(sqlite, {
+      taskId: id,
+      type: "created",
+      toStatus: "offered",
+      message: `Proposed by ${principal.agent.name}; waiting for an operator to accept it`,
+      actor: { type: "worker", id: principal.agent.id },
+      at: now,
+    });
+    appendAuditSync(sqlite, {
+      actor: workerActor(principal),
+      action: "task.created",
+      targetType: "task",
+      targetId: id,
+      agentId: principal.agent.id,
+      data: { title: input.title, status: "offered", tags },
+    });
+    recordTaskRollup(sqlite, { kind: "created", agentId: null, at: now });
+    const created = readTask(sqlite, id);
+    if (!created) throw new Error("created task vanished");
+    return created;
+  });
+  return toTaskDto(row);
+}

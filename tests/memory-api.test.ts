@@ -1,0 +1,286 @@
+// The memory API over HTTP, twice: on the shared server with no provider
+// (keyword search only) and on a second app wired to a fake OpenAI-compatible
+// server (embeddings computed in the background, hybrid search).
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
+import { server } from "./support/client";
+import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+type Setup = { baseUrl: string; adminToken: string; dbFile: string; provider: boolean };
+
+function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI | null) {
+  describe(label, () => {
+    let admin: Api;
+    let alice: { agent: { id: string }; api: Api };
+    let bob: { agent: { id: string }; api: Api };
+    let lead: { agent: { id: string }; api: Api };
+    let viewerless: Api;
+
+    async function store(api: Api, body: Record<string, unknown>) {
+      const reply = await api.post("/api/worker/memories", body);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      if (setup().provider) await waitForEmbeddings(admin, reply.body.ids);
+      return reply.body.ids as number[];
+    }
+
+    beforeAll(async () => {
+      const { baseUrl, adminToken, dbFile } = setup();
+      admin = apiClient(baseUrl, adminToken);
+      viewerless = apiClient(baseUrl);
+      const a = await agentWithToken(admin, {}, dbFile);
+      const b = await agentWithToken(admin, {}, dbFile);
+      const l = await agentWithToken(admin, { role: "lead" }, dbFile);
+      alice = { agent: a.agent, api: apiClient(baseUrl, a.token) };
+      bob = { agent: b.agent, api: apiClient(baseUrl, b.token) };
+      lead = { agent: l.agent, api: apiClient(baseUrl, l.token) };
+    });
+
+    it("stores a worker memory (201 {ids}) and finds it again with a 0..1 score", async () => {
+      const ids = await store(alice.api, {
+        name: "Staging deploys need the VPN",
+        content: "Deploying to staging fails with ECONNREFUSED unless the wireguard VPN is up. Run `wg-quick up staging` first.",
+      });
+      expect(ids).toHaveLength(1);
+      const reply = await alice.api.post("/api/worker/memories/search", { query: "staging deploy wireguard VPN" });
+      expect(reply.status).toBe(200);
+      expect(reply.body.mode).toBe(setup().provider ? "hybrid" : "keyword");
+      const hit = reply.body.results.find((result: { id: number }) => result.id === ids[0]);
+      expect(hit).toMatchObject({ name: "Staging deploys need the VPN", scope: "agent", source: "manual", agentId: alice.agent.id });
+      expect(hit.score).toBeGreaterThan(0.4);
+      expect(hit.score).toBeLessThanOrEqual(1);
+      for (const result of reply.body.results) expect(result.score).toBeGreaterThanOrEqual(0);
+    });
+
+    it("keeps agent memories private: another worker sees only the swarm's; a lead and operators see all", async () => {
+      const marker = `zephyrine${Date.now()}`;
+      const [mine] = await store(alice.api, { name: "private", content: `Alice's private note about ${marker} tuning` });
+      const [shared] = await store(alice.api, { name: "shared", content: `Swarm note about ${marker} tuning`, scope: "swarm" });
+      const ids = async (api: Api, path = "/api/worker/memories/search") =>
+        ((await api.post(path, { query: `${marker} tuning`, limit: 50 })).body.results as { id: number }[]).map((r) => r.id);
+      expect(await ids(alice.api)).toEqual(expect.arrayContaining([mine, shared]));
+      const bobSees = await ids(bob.api);
+      expect(bobSees).toContain(shared);
+      expect(bobSees).not.toContain(mine);
+      expect(await ids(bob.api)).not.toContain(mine);
+      expect(await ids(lead.api)).toEqual(expect.arrayContaining([mine, shared]));
+      expect(await ids(admin, "/api/v1/memories/search")).toEqual(expect.arrayContaining([mine, shared]));
+      const agentOnly = await bob.api.post("/api/worker/memories/search", { query: `${marker}`, scope: "agent" });
+      expect(agentOnly.body.results).toEqual([]);
+    });
+
+    it("chunks long documents, dedupes exact repeats, and re-indexes a file in place", async () => {
+      const section = (n: number) => `## Part ${n}\n\n${`Runbook line ${n} about the payment reconciliation cron. `.repeat(45)}`;
+      const doc = [1, 2, 3, 4].map(section).join("\n\n");
+      const ids = await store(alice.api, { name: "Runbook", content: doc });
+      expect(ids.length).toBeGreaterThan(2);
+      const again = await alice.api.post("/api/worker/memories", { name: "Runbook", content: doc });
+      expect(again.body.ids).toEqual(ids);
+      const unspaced = await alice.api.post("/api/worker/memories", { name: "blob", content: "Q".repeat(30_000) });
+      expect(unspaced.status).toBe(201);
+      expect(unspaced.body.ids.length).toBeGreaterThan(14);
+
+      const first = await store(alice.api, {
+        name: "notes.md",
+        content: "Old content about gRPC",
+        source: "file_index",
+        path: "memory/notes.md",
+      });
+      const second = await store(alice.api, {
+        name: "notes.md",
+        content: "New content about GraphQL",
+        source: "file_index",
+        path: "memory/notes.md",
+      });
+      expect((await admin.get(`/api/v1/memories/${first[0]}`)).status).toBe(404);
+      expect((await admin.get(`/api/v1/memories/${second[0]}`)).body.memory).toMatchObject({ source: "file_index", scope: "agent" });
+      const [sharedFile] = await store(alice.api, {
+        name: "team.md",
+        content: "Team wide fact",
+        source: "file_index",
+        path: "memory/shared/team.md",
+      });
+      expect((await admin.get(`/api/v1/memories/${sharedFile}`)).body.memory.scope).toBe("swarm");
+      const traversal = await alice.api.post("/api/worker/memories", {
+        name: "x",
+        content: "x",
+        source: "file_index",
+        path: "../../etc/passwd",
+      });
+      expect(traversal.status).toBe(400);
+    });
+
+    it("turns any user text into a safe query and rejects bad input with clear errors, writing nothing", async () => {
+      for (const query of ['"unbalanced AND (', "NEAR(a b", "name:* OR ^", "*** ((("]) {
+        const reply = await alice.api.post("/api/worker/memories/search", { query });
+        expect(reply.status, query).toBe(200);
+        expect(Array.isArray(reply.body.results)).toBe(true);
+      }
+      const before = (await admin.get("/api/v1/memories?limit=1")).body.memories[0]?.id;
+      expect((await alice.api.post("/api/worker/memories/search", { query: "" })).status).toBe(400);
+      expect((await alice.api.post("/api/worker/memories/search", { query: "x", limit: 500 })).status).toBe(400);
+      expect((await alice.api.post("/api/worker/memories", { name: "n", content: "c", scope: "galaxy" })).status).toBe(400);
+      expect((await alice.api.post("/api/worker/memories", { name: "n", content: "c", agentId: bob.agent.id })).status).toBe(400);
+      expect((await alice.api.post("/api/worker/memories", undefined, "{not json")).status).toBe(400);
+      const big = await alice.api.post("/api/worker/memories", { name: "n", content: "y".repeat(300 * 1024) });
+      expect(big.status).toBe(400);
+      expect(big.body.error.code).toBe("validation_failed");
+      expect((await viewerless.post("/api/worker/memories", { name: "n", content: "c" })).status).toBe(401);
+      expect((await viewerless.get("/api/v1/memories")).status).toBe(401);
+      expect((await admin.get("/api/v1/memories?limit=1")).body.memories[0]?.id).toBe(before);
+      expect((await admin.get("/api/v1/memories/abc")).status).toBe(404);
+    });
+
+    it("lets only a lead inject a learning, into the target's memory and CLAUDE.md", async () => {
+      const body = {
+        targetAgentId: bob.agent.id,
+        category: "mistake-pattern",
+        learning: "Always run the linter before pushing the quokka branch.",
+      };
+      const refused = await alice.api.post("/api/worker/learnings", body);
+      expect(refused.status).toBe(403);
+      const missing = await lead.api.post("/api/worker/learnings", { ...body, targetAgentId: "nope_not_an_agent" });
+      expect(missing.status).toBe(404);
+      const reply = await lead.api.post("/api/worker/learnings", { ...body, addToClaudeMd: true });
+      expect(reply.status).toBe(201);
+      expect(reply.body.memoryIds).toHaveLength(1);
+      expect(typeof reply.body.claudeVersionId).toBe("string");
+      if (setup().provider) await waitForEmbeddings(admin, reply.body.memoryIds);
+
+      const bobFinds = await bob.api.post("/api/worker/memories/search", { query: "lint before pushing quokka" });
+      expect(bobFinds.body.results[0]).toMatchObject({ id: reply.body.memoryIds[0], source: "lead_feedback", scope: "agent" });
+      const aliceFinds = await alice.api.post("/api/worker/memories/search", { query: "lint before pushing quokka" });
+      expect(aliceFinds.body.results.map((r: { id: number }) => r.id)).not.toContain(reply.body.memoryIds[0]);
+
+      const db = new Database(setup().dbFile, { readonly: true });
+      try {
+        const version = db.prepare("SELECT content, authorType FROM IdentityVersion WHERE id = ?").get(reply.body.claudeVersionId) as {
+          content: string;
+          authorType: string;
+        };
+        expect(version.authorType).toBe("lead");
+        expect(version.content).toContain("## Feedback from Lead");
+        expect(version.content).toContain("- (mistake-pattern) Always run the linter before pushing the quokka branch.");
+        const audit = db.prepare("SELECT action FROM AuditEvent WHERE agentId = ? ORDER BY id DESC LIMIT 3").all(bob.agent.id) as {
+          action: string;
+        }[];
+        expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(["identity.written", "memory.created"]));
+      } finally {
+        db.close();
+      }
+    });
+
+    it("lists with filters and paging, reads one, deletes one (audited), and reports retrieval health", async () => {
+      const [id] = await store(alice.api, { name: "to delete", content: "Temporary note on flamingo caching", scope: "swarm" });
+      const listed = await admin.get(`/api/v1/memories?agentId=${alice.agent.id}&scope=swarm&limit=1`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.memories).toHaveLength(1);
+      expect(listed.body.memories[0]).toMatchObject({ agentId: alice.agent.id, scope: "swarm" });
+      const next = await admin.get(`/api/v1/memories?agentId=${alice.agent.id}&scope=swarm&limit=1&cursor=${listed.body.nextCursor}`);
+      expect(next.body.memories[0].id).toBeLessThan(listed.body.memories[0].id);
+      const byQuery = await admin.get("/api/v1/memories?q=flamingo");
+      expect(byQuery.body.memories.map((m: { id: number }) => m.id)).toContain(id);
+      expect((await admin.get("/api/v1/memories?source=bogus")).status).toBe(400);
+
+      const read = await admin.get(`/api/v1/memories/${id}`);
+      expect(read.body.memory).toMatchObject({
+        id,
+        content: "Temporary note on flamingo caching",
+        embeddingStatus: setup().provider ? "done" : "none",
+      });
+      expect((await admin.delete(`/api/v1/memories/${id}`)).status).toBe(204);
+      expect((await admin.get(`/api/v1/memories/${id}`)).status).toBe(404);
+      expect((await admin.delete(`/api/v1/memories/${id}`)).status).toBe(404);
+      const found = await admin.post("/api/v1/memories/search", { query: "flamingo caching" });
+      expect(found.body.results.map((r: { id: number }) => r.id)).not.toContain(id);
+
+      const health = await admin.get("/api/v1/memories/health?days=7");
+      expect(health.status).toBe(200);
+      expect(health.body.perDay).toHaveLength(7);
+      const today = health.body.perDay.at(-1);
+      expect(today.searches).toBeGreaterThan(3);
+      if (setup().provider) expect(today.withEmbeddings).toBeGreaterThan(0);
+      else {
+        expect(today.keywordOnly).toBeGreaterThan(0);
+        expect(health.body.fallbackReasons.map((r: { reason: string }) => r.reason)).toContain("no_provider");
+      }
+      expect(health.body.scoreBuckets).toHaveLength(10);
+      expect(health.body.provider.configured).toBe(setup().provider);
+    });
+
+    if (label.includes("fake")) {
+      it("records embedding failures on the row, falls back to keywords with a reason, and retries", async () => {
+        const provider = fake()!;
+        provider.mode.failEmbeddings = true;
+        try {
+          const reply = await alice.api.post("/api/worker/memories", {
+            name: "outage",
+            content: "Notes written while the provider was down: pelican",
+          });
+          expect(reply.status).toBe(201);
+          const failed = await waitFor("a recorded failure", async () => {
+            const memory = (await admin.get(`/api/v1/memories/${reply.body.ids[0]}`)).body.memory;
+            return memory.embeddingStatus === "failed" ? memory : null;
+          });
+          expect(failed.embeddingError).toMatch(/500|down/);
+          const search = await admin.post("/api/v1/memories/search", { query: "pelican provider down" });
+          expect(search.body.mode).toBe("keyword");
+          expect(search.body.fallbackReason).toMatch(/^embedding_failed/);
+          expect(search.body.results[0].id).toBe(reply.body.ids[0]);
+          provider.mode.failEmbeddings = false;
+          await waitForEmbeddings(admin, reply.body.ids, 30_000);
+        } finally {
+          provider.mode.failEmbeddings = false;
+        }
+        const health = await admin.get("/api/v1/memories/health");
+        expect(health.body.fallbackReasons.some((r: { reason: string }) => r.reason.startsWith("embedding_failed"))).toBe(true);
+      });
+
+      it("flags or merges near-duplicates in the hygiene pass", async () => {
+        const text = "When the jest suite hangs on CI, run it with --runInBand and raise the heap limit to 4 GB.";
+        const [a] = await store(alice.api, { name: "jest hangs", content: text });
+        const [b] = await store(alice.api, { name: "jest hangs", content: `${text} (again)` });
+        expect(b).not.toBe(a);
+        const run = await admin.post("/api/v1/memories/hygiene");
+        expect(run.status).toBe(200);
+        const memory = (await admin.get(`/api/v1/memories/${b}`)).body.memory;
+        expect(memory.duplicateOfId).toBe(a);
+        const results = (await alice.api.post("/api/worker/memories/search", { query: "jest suite hangs on CI" })).body.results;
+        expect(results.filter((r: { id: number }) => r.id === a || r.id === b)).toHaveLength(memory.archivedAt ? 1 : 2);
+      });
+    }
+  });
+}
+
+let fake: FakeOpenAI | null = null;
+let second: TestServer | null = null;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  second = await startTestServer({
+    env: {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "sk-fake",
+      EMBEDDING_DIMENSIONS: "256",
+      SWARMDECK_EMBED_BACKOFF_MS: "200",
+      SUMMARY_MODEL: "fake-chat",
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await second?.stop();
+  await fake?.stop();
+});
+
+memorySuite(
+  "memory without a provider (keyword search)",
+  () => ({ ...server(), provider: false }),
+  () => null,
+);
+memorySuite(
+  "memory with a fake OpenAI-compatible provider (hybrid search)",
+  () => ({ baseUrl: second!.baseUrl, adminToken: second!.adminToken, dbFile: second!.dbFile, provider: true }),
+  () => fake,
+);

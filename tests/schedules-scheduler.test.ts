@@ -1,0 +1,143 @@
+// The scheduler under a controlled clock (SWARMDECK_CLOCK_OFFSET_MS): a slot fires
+// on time, once; a restart does not fire it again; slots missed while the app was
+// down fire once, not once per slot. Runs its own servers on one database.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ensureBuild } from "../scripts/launch";
+import { openTestDb } from "./support/metrics-seed";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+const DAY = 86_400_000;
+const FIRST_SLOT = "2030-01-07T09:00:00.000Z"; // a Monday
+const dataDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-scheduler-"));
+let running: TestServer | null = null;
+
+async function start(offsetMs: number) {
+  running = await startTestServer({
+    dataDir,
+    keepData: true,
+    env: { SWARMDECK_CLOCK_OFFSET_MS: String(offsetMs), SWARMDECK_SCHEDULER_TICK_MS: "300" },
+  });
+  return running;
+}
+
+async function stop() {
+  await running?.stop();
+  running = null;
+}
+
+async function call(s: TestServer, method: string, url: string, body?: unknown) {
+  const response = await fetch(`${s.baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${s.adminToken}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: response.status === 204 ? null : await response.json() };
+}
+
+async function runsOf(s: TestServer, id: string) {
+  return (await call(s, "GET", `/api/v1/schedules/${id}`)).body.runs as Array<{
+    scheduledFor: string;
+    firedAt: string;
+    trigger: string;
+    taskId: string;
+  }>;
+}
+
+async function waitForRuns(s: TestServer, id: string, count: number, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const runs = await runsOf(s, id);
+    if (runs.length >= count) return runs;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`schedule ${id} did not reach ${count} runs`);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterAll(async () => {
+  await stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("scheduler", () => {
+  it("fires a slot on time exactly once, survives a restart, and collapses missed slots", async () => {
+    // Build first (when sources changed), then start the server's clock 45 s before the first slot.
+    ensureBuild();
+    const offset = Date.parse(FIRST_SLOT) - 45_000 - Date.now();
+    let s = await start(offset);
+
+    const agent = (await call(s, "POST", "/api/v1/agents", { name: `sched-${Date.now().toString(36)}` })).body.agent;
+    const created = await call(s, "POST", "/api/v1/schedules", {
+      name: "Monday retro",
+      cron: "0 9 * * 1",
+      enabled: true,
+      agentId: agent.id,
+      taskTitle: "Weekly retrospective",
+      taskDescription: "Look back.",
+      taskTags: ["retrospective"],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.schedule.id as string;
+    expect(created.body.schedule.nextRunAt).toBe(FIRST_SLOT);
+
+    // Fires at 09:00 of the server's clock, once.
+    let runs = await waitForRuns(s, id, 1);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ scheduledFor: FIRST_SLOT, trigger: "cron" });
+    const late = Date.parse(runs[0]?.firedAt ?? "") - Date.parse(FIRST_SLOT);
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(5_000);
+    await pause(1_500);
+    expect(await runsOf(s, id)).toHaveLength(1);
+
+    // Its task is there: pending for the agent, with its created event, audit event and rollup.
+    const sqlite = openTestDb(s.dbFile);
+    const task = sqlite.prepare("SELECT id, title, status, agentId, description FROM Task WHERE scheduleId = ?").all(id) as Array<
+      Record<string, unknown>
+    >;
+    expect(task).toEqual([
+      { id: runs[0]?.taskId, title: "Weekly retrospective", status: "pending", agentId: agent.id, description: "Look back." },
+    ]);
+    expect(sqlite.prepare("SELECT type, toStatus FROM TaskEvent WHERE taskId = ?").all(runs[0]?.taskId)).toEqual([
+      { type: "created", toStatus: "pending" },
+    ]);
+    expect(sqlite.prepare("SELECT count(*) AS n FROM AuditEvent WHERE action = 'schedule.fired' AND targetId = ?").get(id)).toEqual({
+      n: 1,
+    });
+    expect(sqlite.prepare("SELECT created FROM TaskDailyRollup WHERE day = '2030-01-07' AND agentId = ?").get(agent.id)).toEqual({
+      created: 1,
+    });
+    sqlite.close();
+    const afterFire = (await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule;
+    expect(afterFire).toMatchObject({ lastRunAt: runs[0]?.firedAt, nextRunAt: "2030-01-14T09:00:00.000Z", lastTaskId: runs[0]?.taskId });
+
+    // A restart on the same database (same clock) fires nothing again.
+    await stop();
+    s = await start(offset);
+    await pause(2_000);
+    expect(await runsOf(s, id)).toHaveLength(1);
+
+    // Down for three weeks: the three missed Monday slots fire once, as the latest.
+    await stop();
+    s = await start(offset + 21 * DAY + 10 * 60_000);
+    runs = await waitForRuns(s, id, 2);
+    await pause(1_500);
+    runs = await runsOf(s, id);
+    expect(runs.map((run) => run.scheduledFor)).toEqual(["2030-01-28T09:00:00.000Z", FIRST_SLOT]);
+    expect((await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule.nextRunAt).toBe("2030-02-04T09:00:00.000Z");
+
+    // Run now: a manual run with its own task; the cron timing is unchanged.
+    const manual = await call(s, "POST", `/api/v1/schedules/${id}/run`);
+    expect(manual.status).toBe(201);
+    runs = await runsOf(s, id);
+    expect(runs[0]).toMatchObject({ trigger: "manual", taskId: manual.body.run.taskId });
+    const db = openTestDb(s.dbFile);
+    expect(db.prepare("SELECT count(*) AS n FROM Task WHERE scheduleId = ?").get(id)).toEqual({ n: 3 });
+    db.close();
+    expect((await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule.nextRunAt).toBe("2030-02-04T09:00:00.000Z");
+  }, 240_000);
+});

@@ -1,0 +1,121 @@
+// Stalled work on a server of its own with a short stall timeout: a task whose
+// worker went silent goes back (to its agent, or the pool) with an event and its
+// attempt counted, and fails once it stalled on its last allowed attempt.
+import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "../lib/auth/secrets";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+let target: TestServer;
+
+beforeAll(async () => {
+  target = await startTestServer({
+    env: { SWARMDECK_STALL_TIMEOUT_MS: "1500", SWARMDECK_STALL_SWEEP_MS: "250", SWARMDECK_MAX_ATTEMPTS: "2" },
+  });
+});
+
+afterAll(async () => {
+  await target?.stop();
+});
+
+async function call(method: string, path: string, body?: unknown, token = target.adminToken) {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: any = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, body: parsed };
+}
+
+let counter = 0;
+async function agentWithToken() {
+  counter += 1;
+  const agent = await call("POST", "/api/v1/agents", { name: `stall-${process.pid}-${counter}` });
+  expect(agent.status).toBe(201);
+  const id = agent.body.agent.id as string;
+  const made = await call("POST", `/api/v1/agents/${id}/tokens`, { name: "stall test" });
+  if (made.status === 201) return { id, token: made.body.token as string };
+  // Until the token API is there: the same row it would write.
+  const token = `sdw_${randomBytes(32).toString("base64url")}`;
+  const db = new Database(target.dbFile);
+  db.prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)").run(
+    `t${randomBytes(10).toString("hex")}`,
+    id,
+    "stall test",
+    hashToken(token),
+    token.slice(0, 10),
+    Date.now(),
+  );
+  db.close();
+  return { id, token };
+}
+
+async function waitForStatus(taskId: string, status: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reply = await call("GET", `/api/v1/tasks/${taskId}`);
+    if (reply.body.task.status === status) return reply.body;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} is ${reply.body.task.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("stalled tasks", () => {
+  it("go back to their agent after the timeout, counted, and fail after the last allowed attempt", async () => {
+    const agent = await agentWithToken();
+    const created = await call("POST", "/api/v1/tasks", { title: "the worker will die", agentId: agent.id });
+    const taskId = created.body.task.id as string;
+
+    const first = await call("GET", "/api/worker/poll?waitMs=1000", undefined, agent.token);
+    expect(first.body.task).toMatchObject({ id: taskId, attempts: 1 });
+    // A heartbeat keeps it alive past the timeout...
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await call("POST", `/api/worker/tasks/${taskId}/heartbeat`, {}, agent.token)).body.cancelled).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await call("GET", `/api/v1/tasks/${taskId}`)).body.task.status).toBe("in_progress");
+    // ...then the worker goes silent.
+    const back = await waitForStatus(taskId, "pending");
+    expect(back.task).toMatchObject({ agentId: agent.id, attempts: 1, claimedAt: null });
+    const stalled = back.events.filter((event: { type: string }) => event.type === "stalled");
+    expect(stalled).toHaveLength(1);
+    expect(stalled[0]).toMatchObject({ fromStatus: "in_progress", toStatus: "pending", actorType: "system" });
+    expect(stalled[0].message).toMatch(/No heartbeat for .*attempt 1/);
+    // The dead worker's late heartbeat hears it must stop.
+    expect((await call("POST", `/api/worker/tasks/${taskId}/heartbeat`, {}, agent.token)).body).toEqual({
+      cancelled: true,
+      status: "pending",
+    });
+
+    const second = await call("GET", "/api/worker/poll?waitMs=1000", undefined, agent.token);
+    expect(second.body.task).toMatchObject({ id: taskId, attempts: 2 });
+    const failed = await waitForStatus(taskId, "failed");
+    expect(failed.task.failureReason).toMatch(/No heartbeat .* attempt 2 of 2/);
+    expect(failed.task.finishedAt).not.toBeNull();
+    const agentNow = await call("GET", `/api/v1/agents/${agent.id}`);
+    expect(agentNow.body.agent.status).toBe("idle");
+  });
+
+  it("puts a stalled pool task back in the pool, where another agent takes it", async () => {
+    const first = await agentWithToken();
+    const second = await agentWithToken();
+    const created = await call("POST", "/api/v1/tasks", { title: "from the pool" });
+    const taskId = created.body.task.id as string;
+    expect((await call("GET", "/api/worker/poll", undefined, first.token)).body.task.id).toBe(taskId);
+    // The second agent waits; the stall wakes it with the task.
+    const waiting = call("GET", "/api/worker/poll?waitMs=15000", undefined, second.token);
+    const reply = await waiting;
+    expect(reply.status).toBe(200);
+    expect(reply.body.task).toMatchObject({ id: taskId, agentId: second.id, attempts: 2 });
+    const detail = await call("GET", `/api/v1/tasks/${taskId}`);
+    expect(detail.body.events.map((event: { type: string }) => event.type)).toEqual(["created", "claimed", "stalled", "claimed"]);
+    expect(detail.body.events[2].toStatus).toBe("unassigned");
+  });
+});

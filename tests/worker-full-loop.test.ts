@@ -1,0 +1,173 @@
+// The whole loop: the real app (global setup), a real worker process with
+// `--once`, and scripted agents that edit their own identity and setup script.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SETUP_MARKER_END, SETUP_MARKER_START } from "../lib/setup-script/compose";
+import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
+import { server } from "./support/client";
+import { agentWithToken, call, createTask, getTask, identity, setGlobalSetupScript, type Target, waitForTask } from "./worker-helpers";
+
+let target: Target;
+const workspaces: string[] = [];
+const fixtureAgent = (name: string) => path.join(FIXTURES, "agents", name);
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+function workspace() {
+  const dir = mkdtempSync(path.join(tmpdir(), "swarmdeck-loop-"));
+  workspaces.push(dir);
+  return dir;
+}
+
+function worker(token: string, dir: string, env: Record<string, string>, args = ["--once"]) {
+  return spawnWorker({ SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: token, WORKSPACE_DIR: dir, POLL_WAIT_MS: "2000", ...env }, args);
+}
+
+beforeAll(async () => {
+  target = server();
+  await setGlobalSetupScript(target, '#!/bin/bash\necho "global script ran" >> setup-runs.log');
+});
+afterAll(() => {
+  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("worker full loop", { timeout: 120_000 }, () => {
+  it("runs a task end to end: output, TOOLS.md version, SOUL.md proposal, clean setup script; a second task keeps one block", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "standard" });
+    const dir = workspace();
+    const soulBefore = await identity(target, agent.id, "soul");
+    const setupBefore = await identity(target, agent.id, "setup-script");
+    const first = await createTask(target, { title: "learn the build", agentId: agent.id });
+
+    const run = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
+    expect(await run.exited, run.log()).toBe(0);
+
+    const done = await getTask(target, first);
+    expect(done.task.status, run.log()).toBe("completed");
+    expect(done.task.output).toContain(`agent output for ${first}`);
+    expect(done.task.output).toContain("prompt began with: # Task: learn the build");
+
+    const tools = await identity(target, agent.id, "tools");
+    expect(tools.content).toContain(`ripgrep is installed by the setup script (task ${first})`);
+    const toolVersions = await call(target, "GET", `/api/v1/agents/${agent.id}/identity/tools/versions`);
+    expect(toolVersions.body.versions[0]).toMatchObject({ authorType: "agent", taskId: first });
+
+    // Standard profile: the SOUL.md edit waits for an operator; SOUL.md itself is unchanged.
+    const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
+    expect(proposals.body.proposals).toHaveLength(1);
+    expect(proposals.body.proposals[0]).toMatchObject({ kind: "SOUL", trigger: "agent", taskId: first });
+    const proposal = await call(target, "GET", `/api/v1/proposals/${proposals.body.proposals[0].id}`);
+    expect(JSON.stringify(proposal.body)).toContain(`I double-check my work (task ${first})`);
+    expect((await identity(target, agent.id, "soul")).content).toBe(soulBefore.content);
+
+    // The stored setup script: the agent's line only, no markers, no global content.
+    const setup = await identity(target, agent.id, "setup-script");
+    const added = `echo "agent added line ran" >> setup-runs.log # agent-added-${first}`;
+    expect(setup.content.trim()).toBe([setupBefore.content.trim(), added].filter(Boolean).join("\n"));
+    expect(setup.content).not.toContain("# ===");
+    expect(setup.content).not.toContain("global script ran");
+    expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\n");
+
+    // The task's timeline shows what the sync did (200 applied, 202 queued).
+    const syncEvents = done.events.filter((event: { type: string }) => event.type === "sync");
+    expect(syncEvents.map((event: { data: { httpStatus: number } }) => event.data.httpStatus).sort()).toEqual([200, 200, 202]);
+
+    // memory/ files became memories: the agent's own, and memory/shared/ for the whole swarm.
+    const memories = await call(target, "GET", `/api/v1/memories?source=file_index&limit=200`);
+    expect(memories.status, JSON.stringify(memories.body)).toBe(200);
+    const mine = memories.body.memories.filter((m: { content: string }) => m.content.includes(first) || m.content.includes("staging DB"));
+    expect(mine.map((m: { scope: string; agentId: string | null }) => m.scope).sort()).toEqual(["agent", "swarm"]);
+
+    // Second task: exactly one marker block, and both scripts run again.
+    const second = await createTask(target, { title: "again", agentId: agent.id });
+    const again = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
+    expect(await again.exited, again.log()).toBe(0);
+    expect((await getTask(target, second)).task.status, again.log()).toBe("completed");
+    const startup = readFileSync(path.join(dir, "start-up.sh"), "utf8");
+    expect(count(startup, SETUP_MARKER_START)).toBe(1);
+    expect(count(startup, SETUP_MARKER_END)).toBe(1);
+    expect(count(startup, "global script ran")).toBe(1);
+    expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\nglobal script ran\nagent added line ran\n");
+  });
+
+  it("gives the agent a swarm CLI that reaches the app with the worker's credentials", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "standard" });
+    const taskId = await createTask(target, { title: "use the cli", agentId: agent.id });
+    const run = worker(agent.token, workspace(), { AGENT_COMMAND: fixtureAgent("swarm-cli.sh") });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toMatch(/proposed: soul waits for an operator's review \(proposal \S+\)/);
+    expect(task.output).toContain("stored: 1 chunk(s)");
+    expect(task.output).toContain("pnpm is faster here");
+    expect(task.output).toContain("locked exit: 1");
+    expect(task.output).toContain("usage exit: 2");
+    expect(JSON.stringify(events)).toContain("reading the code base");
+    const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
+    expect(proposals.body.proposals).toEqual([expect.objectContaining({ kind: "SOUL", reason: "be kinder", taskId })]);
+  });
+
+  it("fails the task with a reason when the agent fails", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "doomed", agentId: agent.id });
+    const run = worker(agent.token, workspace(), { AGENT_COMMAND: fixtureAgent("fail.sh") });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status).toBe("failed");
+    expect(task.failureReason).toMatch(/the agent exited with code 3/);
+    expect(task.failureReason).toContain("the tests do not compile (src/app.ts:12)");
+  });
+
+  it("stops the agent when an operator cancels the task", async () => {
+    const agent = await agentWithToken(target);
+    const dir = workspace();
+    const signalFile = path.join(dir, "..", `${path.basename(dir)}.signal`);
+    workspaces.push(signalFile);
+    const taskId = await createTask(target, { title: "long one", agentId: agent.id });
+    const run = worker(agent.token, dir, {
+      AGENT_COMMAND: fixtureAgent("sleep.sh"),
+      AGENT_SIGNAL_FILE: signalFile,
+      HEARTBEAT_INTERVAL_MS: "300",
+    });
+    await run.waitFor("agent started");
+    const cancel = await call(target, "PATCH", `/api/v1/tasks/${taskId}`, { action: "cancel", reason: "not needed" });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(await run.exited, run.log()).toBe(0);
+    expect(run.log()).toContain("the task was cancelled");
+    expect(readFileSync(signalFile, "utf8")).toContain("got SIGTERM");
+    expect((await getTask(target, taskId)).task.status).toBe("cancelled");
+  });
+
+  it("fails the task with the script's output when the setup script fails in strict mode", async () => {
+    const agent = await agentWithToken(target);
+    const current = await identity(target, agent.id, "setup-script");
+    const put = await call(target, "PUT", `/api/v1/agents/${agent.id}/identity/setup-script`, {
+      content: "echo 'E: Unable to locate package nope' >&2\nexit 7",
+      baseVersionId: current.versionId,
+      reason: "a broken script",
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const dir = workspace();
+    const taskId = await createTask(target, { title: "never runs", agentId: agent.id });
+    const run = worker(agent.token, dir, { AGENT_COMMAND: "touch agent-ran; cat >/dev/null" });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status).toBe("failed");
+    expect(task.failureReason).toMatch(/setup script start-up\.sh failed \(exit 7/);
+    expect(task.failureReason).toContain("Unable to locate package nope");
+    expect(() => readFileSync(path.join(dir, "agent-ran"))).toThrow();
+  });
+
+  it("gives the task back when the worker gets SIGTERM mid-task", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "interrupted", agentId: agent.id });
+    const run = worker(agent.token, workspace(), { AGENT_COMMAND: fixtureAgent("sleep.sh") }, []);
+    await run.waitFor("agent started");
+    run.child.kill("SIGTERM");
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await waitForTask(target, taskId, (t) => t.status !== "in_progress");
+    expect(task.status).toBe("pending");
+    expect(JSON.stringify(events)).toContain("the worker was stopped before the task finished");
+  });
+});

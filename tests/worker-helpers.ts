@@ -1,0 +1,68 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers of the app under test
+// Helpers for the full-loop tests: a real app (tests/support), a real worker
+// process (worker/main.ts --once) and scripted agents (tests/fixtures/agents).
+import { expect } from "vitest";
+
+export type Target = { baseUrl: string; dbFile: string; adminToken: string };
+
+export async function call(target: Target, method: string, path: string, body?: unknown, token = target.adminToken) {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: any = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, body: parsed };
+}
+
+let counter = 0;
+/** A new agent and a worker token for it, both through the operator API. */
+export async function agentWithToken(target: Target, body: Record<string, unknown> = {}) {
+  counter += 1;
+  const agent = await call(target, "POST", "/api/v1/agents", { name: `wl-${process.pid}-${Date.now().toString(36)}-${counter}`, ...body });
+  expect(agent.status, JSON.stringify(agent.body)).toBe(201);
+  const id = agent.body.agent.id as string;
+  const made = await call(target, "POST", `/api/v1/agents/${id}/tokens`, { name: "full-loop worker" });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return { id, name: agent.body.agent.name as string, token: made.body.token as string };
+}
+
+/** The global setup script (swarm config, scope global, key SETUP_SCRIPT). */
+export async function setGlobalSetupScript(target: Target, value: string) {
+  const reply = await call(target, "PUT", "/api/v1/config", { scope: "global", key: "SETUP_SCRIPT", value });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+export async function createTask(target: Target, body: Record<string, unknown>) {
+  const reply = await call(target, "POST", "/api/v1/tasks", body);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.task.id as string;
+}
+
+export async function getTask(target: Target, taskId: string) {
+  const reply = await call(target, "GET", `/api/v1/tasks/${taskId}`);
+  expect(reply.status).toBe(200);
+  return reply.body as { task: any; events: any[] };
+}
+
+export async function waitForTask(target: Target, taskId: string, test: (task: any) => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const detail = await getTask(target, taskId);
+    if (test(detail.task)) return detail;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} never got there: ${JSON.stringify(detail.task)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function identity(target: Target, agentId: string, slug: string) {
+  const reply = await call(target, "GET", `/api/v1/agents/${agentId}/identity/${slug}`);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body as { content: string; versionId: string | null };
+}

@@ -1,0 +1,105 @@
+// Runs the agent as its own process group: workspace as cwd, the task prompt on
+// stdin, output collected within bounds. stop() is SIGTERM, then SIGKILL after a
+// grace period, for the whole group (an agent's children must not outlive it).
+import { spawn } from "node:child_process";
+
+export type AgentCommand = { shell: string } | { file: string; args: string[] };
+
+export type AgentResult = {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout, bounded to its last maxOutputChars characters. */
+  stdout: string;
+  /** stdout and stderr interleaved, bounded: the tail a failure reason quotes. */
+  combined: string;
+  /** True when stop() ended it (cancelled, SIGTERM of the worker, lost task). */
+  stopped: boolean;
+  truncated: boolean;
+};
+
+export type RunningAgent = { pid: number | undefined; done: Promise<AgentResult>; stop(reason: string): void };
+
+export function startAgent({
+  command,
+  cwd,
+  env,
+  stdin,
+  maxOutputChars,
+  killGraceMs,
+  onOutput,
+}: {
+  command: AgentCommand;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: string;
+  maxOutputChars: number;
+  killGraceMs: number;
+  onOutput?: (chunk: string) => void;
+}): RunningAgent {
+  const child =
+    "shell" in command
+      ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true })
+      : spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  let stdout = "";
+  let combined = "";
+  let truncated = false;
+  let stopped = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const keep = (text: string, max: number) => {
+    if (text.length <= max * 2) return text;
+    truncated = true;
+    return text.slice(text.length - max);
+  };
+  child.stdout.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    stdout = keep(stdout + text, maxOutputChars);
+    combined = keep(combined + text, 16 * 1024);
+    onOutput?.(text);
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    combined = keep(combined + text, 16 * 1024);
+    onOutput?.(text);
+  });
+  // An agent that ignores its stdin must not crash the worker with EPIPE.
+  child.stdin.on("error", () => {});
+  child.stdin.end(stdin);
+
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    // The group, not just the shell: a grandchild holding the pipes open keeps the agent "running".
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      try {
+        child.kill(signal);
+      } catch {}
+    }
+  };
+
+  const done = new Promise<AgentResult>((resolve) => {
+    child.on("error", (error) => {
+      combined += `\n${error.message}`;
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(killTimer);
+      if (stdout.length > maxOutputChars) {
+        truncated = true;
+        stdout = stdout.slice(stdout.length - maxOutputChars);
+      }
+      if (combined.length > 16 * 1024) combined = combined.slice(combined.length - 16 * 1024);
+      resolve({ code, signal, stdout, combined, stopped, truncated });
+    });
+  });
+
+  return {
+    pid: child.pid,
+    done,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      signalGroup("SIGTERM");
+      killTimer = setTimeout(() => signalGroup("SIGKILL"), killGraceMs);
+    },
+  };
+}

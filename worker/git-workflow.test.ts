@@ -1,0 +1,260 @@
+// The git workflow against real local bare repositories (reference 004).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type AgentRerun, finishTaskBranch, isGitWorkspace, prepareTaskBranch } from "./git-workflow";
+import { type FakeApp, fakeTask, startFakeApp } from "./test-support/fake-app";
+import { FIXTURES, spawnWorker } from "./test-support/run-worker";
+
+let root: string;
+let origin: string;
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const settings = (dir: string) => ({ dir, remote: "origin", main: "main" });
+const owned = ["SOUL.md", "TOOLS.md", "start-up.sh", "memory/"];
+
+function clone(name: string): string {
+  const dir = path.join(root, name);
+  sh(root, "clone", "--quiet", origin, dir);
+  sh(dir, "config", "user.name", name);
+  sh(dir, "config", "user.email", `${name}@test.local`);
+  return dir;
+}
+
+function commitToMain(dir: string, file: string, content: string) {
+  sh(dir, "checkout", "--quiet", "main");
+  sh(dir, "pull", "--quiet", "origin", "main");
+  writeFileSync(path.join(dir, file), content);
+  sh(dir, "add", file);
+  sh(dir, "commit", "--quiet", "-m", `edit ${file}`);
+  sh(dir, "push", "--quiet", "origin", "main");
+}
+
+const originFile = (file: string) => sh(origin, "show", `main:${file}`);
+const noRerun: AgentRerun = async () => ({ ok: true, output: "" });
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-git-"));
+  origin = path.join(root, "origin.git");
+  execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", origin]);
+  const seed = clone("seed");
+  writeFileSync(path.join(seed, "app.txt"), "line 1\nline 2\nline 3\n");
+  sh(seed, "add", ".");
+  sh(seed, "commit", "--quiet", "-m", "initial");
+  sh(seed, "push", "--quiet", "origin", "HEAD:main");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("git workflow", () => {
+  it("works on task-<id>, commits, and fast-forwards main; the worker's own files are never committed", async () => {
+    const dir = clone("ada");
+    expect(await isGitWorkspace(dir)).toBe(true);
+    expect(await isGitWorkspace(path.join(dir, ".git"))).toBe(false);
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    expect(branch).toBe("task-t1");
+    expect(sh(dir, "branch", "--show-current")).toBe("task-t1");
+    writeFileSync(path.join(dir, "SOUL.md"), "# soul\n");
+    writeFileSync(path.join(dir, "start-up.sh"), "#!/bin/bash\n");
+    writeFileSync(path.join(dir, "feature.txt"), "new feature\n");
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "task-t1: add a feature",
+      verifyRetries: 2,
+      rerun: noRerun,
+    });
+    expect(outcome).toMatchObject({ kind: "merged", branch: "task-t1", attempts: 1, verifyRuns: 1 });
+    expect(originFile("feature.txt")).toBe("new feature");
+    expect(sh(origin, "log", "-1", "--format=%s", "main")).toBe("task-t1: add a feature");
+    expect(sh(origin, "ls-tree", "--name-only", "main").split("\n").sort()).toEqual(["app.txt", "feature.txt"]);
+    expect(sh(origin, "branch", "--list", "task-t1")).toContain("task-t1");
+  });
+
+  it("does not land anything on main once the task was stopped (cancelled, taken back)", async () => {
+    const dir = clone("ada");
+    const before = sh(origin, "rev-parse", "main");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "feature.txt"), "late\n");
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 0,
+      rerun: noRerun,
+      stopped: () => true,
+    });
+    expect(outcome).toEqual({ kind: "failed", branch, reason: "stopped before merging into main" });
+    expect(sh(origin, "rev-parse", "main")).toBe(before);
+  });
+
+  it("completes with no changes when the agent changed nothing", async () => {
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "TOOLS.md"), "only identity files changed\n");
+    expect(await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 2, rerun: noRerun })).toEqual({
+      kind: "no_changes",
+      branch,
+    });
+  });
+
+  it("drops leftovers of an earlier task and starts from the latest main", async () => {
+    const dir = clone("ada");
+    await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "half-done.txt"), "abandoned\n");
+    writeFileSync(path.join(dir, "app.txt"), "scribbled\n");
+    commitToMain(clone("bob"), "from-bob.txt", "bob was here\n");
+    await prepareTaskBranch({ ...settings(dir), taskId: "t2", owned });
+    expect(existsSync(path.join(dir, "half-done.txt"))).toBe(false);
+    expect(readFileSync(path.join(dir, "app.txt"), "utf8")).toBe("line 1\nline 2\nline 3\n");
+    expect(readFileSync(path.join(dir, "from-bob.txt"), "utf8")).toBe("bob was here\n");
+  });
+
+  it("runs ./verify.sh and re-runs the agent with the errors until it passes", async () => {
+    const dir = clone("ada");
+    commitToMain(dir, "verify.sh", '#!/bin/bash\nif [ -f BROKEN ]; then echo "lint: BROKEN must not exist"; exit 1; fi\n');
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "feature.txt"), "x\n");
+    writeFileSync(path.join(dir, "BROKEN"), "");
+    const prompts: string[] = [];
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 2,
+      rerun: async (prompt) => {
+        prompts.push(prompt);
+        unlinkSync(path.join(dir, "BROKEN"));
+        return { ok: true, output: "" };
+      },
+    });
+    expect(outcome).toMatchObject({ kind: "merged", verifyRuns: 2 });
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("lint: BROKEN must not exist");
+  });
+
+  it("fails with the verification errors after VERIFY_RETRIES fix attempts, leaving main alone", async () => {
+    const dir = clone("ada");
+    commitToMain(dir, "verify.sh", '#!/bin/bash\necho "3 tests failed"; exit 1\n');
+    const before = sh(origin, "rev-parse", "main");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "feature.txt"), "x\n");
+    let reruns = 0;
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 2,
+      rerun: async () => {
+        reruns += 1;
+        return { ok: true, output: "" };
+      },
+    });
+    expect(outcome.kind).toBe("failed");
+    expect(outcome.kind === "failed" && outcome.reason).toMatch(
+      /verification failed after 2 fix attempt\(s\): \.\/verify\.sh failed:\n3 tests failed/,
+    );
+    expect(reruns).toBe(2);
+    expect(sh(origin, "rev-parse", "main")).toBe(before);
+  });
+
+  it("refuses conflict markers left in changed files", async () => {
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "app.txt"), "<<<<<<< ours\nline 1\n=======\nline one\n>>>>>>> theirs\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun });
+    expect(outcome.kind === "failed" && outcome.reason).toContain("merge conflict markers left in: app.txt");
+  });
+
+  it("rebases onto a main that moved on meanwhile and still fast-forwards", async () => {
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+    commitToMain(clone("bob"), "other.txt", "theirs\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "task-t1: mine", verifyRetries: 0, rerun: noRerun });
+    expect(outcome).toMatchObject({ kind: "merged", attempts: 1 });
+    expect(originFile("feature.txt")).toBe("mine");
+    expect(originFile("other.txt")).toBe("theirs");
+    expect(sh(origin, "rev-list", "--count", "main")).toBe("3");
+  });
+
+  it("has the agent resolve a real conflict, then merges", async () => {
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "app.txt"), "line 1\nline 2 by ada\nline 3\n");
+    commitToMain(clone("bob"), "app.txt", "line 1\nline 2 by bob\nline 3\n");
+    const prompts: string[] = [];
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 0,
+      rerun: async (prompt) => {
+        prompts.push(prompt);
+        writeFileSync(path.join(dir, "app.txt"), "line 1\nline 2 by ada and bob\nline 3\n");
+        return { ok: true, output: "" };
+      },
+    });
+    expect(outcome).toMatchObject({ kind: "merged" });
+    expect(prompts[0]).toMatch(/Resolve the merge conflicts[\s\S]*- app\.txt/);
+    expect(originFile("app.txt")).toBe("line 1\nline 2 by ada and bob\nline 3");
+  });
+
+  it("gives up after 3 attempts when the conflict is not resolved, and main keeps the other agent's work", async () => {
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "app.txt"), "line 1\nline 2 by ada\nline 3\n");
+    commitToMain(clone("bob"), "app.txt", "line 1\nline 2 by bob\nline 3\n");
+    let reruns = 0;
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 0,
+      rerun: async () => {
+        reruns += 1;
+        return { ok: true, output: "" };
+      },
+    });
+    expect(outcome.kind).toBe("failed");
+    expect(outcome.kind === "failed" && outcome.reason).toMatch(
+      /could not merge task-t1 into main after 3 attempts: the agent could not resolve the conflicts/,
+    );
+    expect(reruns).toBe(3);
+    expect(originFile("app.txt")).toContain("line 2 by bob");
+  });
+});
+
+describe("worker in a git workspace", { timeout: 60_000 }, () => {
+  let app: FakeApp;
+  beforeEach(async () => {
+    app = await startFakeApp();
+  });
+  afterEach(() => app.close());
+
+  it("merges the agent's change into main and completes with a note; a failing merge gives the task back", async () => {
+    const dir = clone("ada");
+    const env = {
+      SWARMDECK_URL: app.url,
+      SWARMDECK_TOKEN: app.token,
+      WORKSPACE_DIR: dir,
+      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
+    };
+    app.queue.push(fakeTask("t1", { title: "add a line" }));
+    const worker = spawnWorker(env);
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(app.finished.get("t1")?.status, worker.log()).toBe("completed");
+    expect(app.finished.get("t1")?.body.output).toMatch(/merged task-t1 into main at [0-9a-f]{12}/);
+    expect(originFile("change-t1.txt")).toBe("line from t1");
+    expect(sh(origin, "log", "-1", "--format=%s", "main")).toBe("task-t1: add a line");
+    expect(sh(origin, "ls-tree", "--name-only", "main")).not.toContain("SOUL.md");
+
+    commitToMain(clone("bob"), "verify.sh", "#!/bin/bash\necho 'types: 1 error'; exit 1\n");
+    app.queue.push(fakeTask("t2", { title: "break it" }));
+    const second = spawnWorker({ ...env, VERIFY_RETRIES: "1" });
+    expect(await second.exited, second.log()).toBe(0);
+    expect(app.finished.get("t2")?.status).toBe("released");
+    expect(app.finished.get("t2")?.body.reason).toMatch(/git workflow: verification failed after 1 fix attempt\(s\)[\s\S]*types: 1 error/);
+  });
+});

@@ -1,0 +1,221 @@
+// The git workflow of reference 004, for a workspace that is a git clone: each task
+// on branch task-<id> from the latest main; after the agent, a verification gate
+// (conflict markers, ./verify.sh) with VERIFY_RETRIES re-runs of the agent fed the
+// errors; commit, push, then a fast-forward of main, rebasing (or merging with the
+// agent resolving conflicts) and retrying up to 3 times when another agent won the race.
+import { spawn } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { git, gitOrThrow } from "./git";
+import { tail } from "./log";
+
+export type GitSettings = { dir: string; remote: string; main: string };
+export type GitOutcome =
+  | { kind: "merged"; branch: string; sha: string; attempts: number; verifyRuns: number }
+  | { kind: "no_changes"; branch: string }
+  | { kind: "failed"; branch: string; reason: string };
+/** Runs the agent once more with this prompt (fix the verification errors, resolve a conflict). */
+export type AgentRerun = (prompt: string, purpose: string) => Promise<{ ok: boolean; output: string }>;
+
+export const MERGE_ATTEMPTS = 3;
+const CONFLICT_MARKER = /^(<{7} |>{7} |={7}$)/m;
+
+export async function isGitWorkspace(dir: string): Promise<boolean> {
+  const result = await git(dir, ["rev-parse", "--show-toplevel"]);
+  return result.ok && realpathSync(result.stdout.trim()) === realpathSync(dir);
+}
+
+export function taskBranch(taskId: string): string {
+  return `task-${taskId.replace(/[^A-Za-z0-9_-]/g, "")}`;
+}
+
+/** Keeps the worker's own files (identity files, start-up file, memory/) out of every commit. */
+async function excludeOwnedPaths(dir: string, owned: string[]) {
+  const exclude = path.join((await gitOrThrow(dir, ["rev-parse", "--absolute-git-dir"])).trim(), "info", "exclude");
+  await mkdir(path.dirname(exclude), { recursive: true });
+  const current = existsSync(exclude) ? await readFile(exclude, "utf8") : "";
+  const have = new Set(current.split("\n").map((line) => line.trim()));
+  const missing = owned.map((name) => `/${name}`).filter((line) => !have.has(line));
+  if (missing.length)
+    await appendFile(exclude, `${current && !current.endsWith("\n") ? "\n" : ""}# swarmdeck worker files\n${missing.join("\n")}\n`);
+}
+
+async function remoteHas(dir: string, remote: string, branch: string): Promise<boolean> {
+  return (await git(dir, ["rev-parse", "--verify", "--quiet", `refs/remotes/${remote}/${branch}`])).ok;
+}
+
+/** Latest main, a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>. */
+export async function prepareTaskBranch({
+  dir,
+  remote,
+  main,
+  taskId,
+  owned,
+}: GitSettings & { taskId: string; owned: string[] }): Promise<string> {
+  await excludeOwnedPaths(dir, owned);
+  await gitOrThrow(dir, ["fetch", "--quiet", remote]);
+  if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
+  else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
+  await gitOrThrow(dir, ["clean", "-fdq"]);
+  const branch = taskBranch(taskId);
+  await gitOrThrow(dir, ["checkout", "--quiet", "-B", branch]);
+  return branch;
+}
+
+async function changedFiles(dir: string): Promise<string[]> {
+  const tracked = await git(dir, ["diff", "--name-only", "HEAD"]);
+  const untracked = await git(dir, ["ls-files", "--others", "--exclude-standard"]);
+  return [...new Set(`${tracked.stdout}\n${untracked.stdout}`.split("\n").filter(Boolean))];
+}
+
+function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    let output = "";
+    const child = spawn("bash", ["./verify.sh"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const keep = (chunk: Buffer) => {
+      output = tail(output + chunk.toString("utf8"), 16 * 1024);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, output: code === null ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
+    });
+  });
+}
+
+/** Conflict markers in changed files, then ./verify.sh when the project has one. */
+export async function verifyWorkspace(dir: string, timeoutMs = 15 * 60_000): Promise<{ ok: boolean; errors: string }> {
+  const marked: string[] = [];
+  for (const file of await changedFiles(dir)) {
+    try {
+      if (CONFLICT_MARKER.test(await readFile(path.join(dir, file), "utf8"))) marked.push(file);
+    } catch {
+      // deleted or unreadable: nothing to scan
+    }
+  }
+  if (marked.length) return { ok: false, errors: `merge conflict markers left in: ${marked.join(", ")}` };
+  if (!existsSync(path.join(dir, "verify.sh"))) return { ok: true, errors: "" };
+  const result = await runVerifyScript(dir, timeoutMs);
+  return result.ok ? { ok: true, errors: "" } : { ok: false, errors: `./verify.sh failed:\n${result.output.trim()}` };
+}
+
+/** The gate: verify, and on failure let the agent fix it, up to `retries` times. */
+export async function verificationGate({ dir, retries, rerun }: { dir: string; retries: number; rerun: AgentRerun }) {
+  let runs = 0;
+  for (let attempt = 0; ; attempt++) {
+    const result = await verifyWorkspace(dir);
+    runs += 1;
+    if (result.ok) return { ok: true as const, runs };
+    if (attempt >= retries) return { ok: false as const, runs, errors: result.errors };
+    await rerun(
+      `The verification of your change failed (attempt ${attempt + 1} of ${retries}). Fix these errors, then stop:\n\n${result.errors}`,
+      `verification fix ${attempt + 1}/${retries}`,
+    );
+  }
+}
+
+/**
+ * Brings the task branch onto the remote's latest main. A clean rebase when it can;
+ * otherwise a merge whose conflicts the agent resolves. Returns an error text or null.
+ */
+async function integrateMain({ dir, remote, main, rerun }: GitSettings & { rerun: AgentRerun }): Promise<string | null> {
+  if ((await git(dir, ["rebase", "--quiet", `${remote}/${main}`])).ok) return null;
+  await git(dir, ["rebase", "--abort"]);
+  const merge = await git(dir, ["merge", "--no-edit", `${remote}/${main}`]);
+  if (merge.ok) return null;
+  const conflicted = (await git(dir, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
+  if (!conflicted.length) {
+    await git(dir, ["merge", "--abort"]);
+    return `merging ${remote}/${main} failed: ${(merge.stderr || merge.stdout).trim()}`;
+  }
+  await rerun(
+    `Your branch conflicts with the latest ${main}. Resolve the merge conflicts in these files, keeping both sides' intent, remove every conflict marker, then stop:\n${conflicted.map((f) => `- ${f}`).join("\n")}`,
+    "conflict resolution",
+  );
+  const check = await verifyWorkspace(dir);
+  if (!check.ok) {
+    await git(dir, ["merge", "--abort"]);
+    return `the agent could not resolve the conflicts with ${main}: ${check.errors}`;
+  }
+  await gitOrThrow(dir, ["add", "-A"]);
+  const commit = await git(dir, ["commit", "--quiet", "--no-edit"]);
+  if (!commit.ok) {
+    await git(dir, ["merge", "--abort"]);
+    return `committing the conflict resolution failed: ${commit.stderr.trim()}`;
+  }
+  return null;
+}
+
+/** After the agent: gate, commit, push, fast-forward main (rebase-and-retry up to 3 times). */
+export async function finishTaskBranch({
+  dir,
+  remote,
+  main,
+  branch,
+  message,
+  verifyRetries,
+  rerun,
+  stopped = () => false,
+}: GitSettings & {
+  branch: string;
+  message: string;
+  verifyRetries: number;
+  rerun: AgentRerun;
+  /** True once the task must not land any more (cancelled, taken back, worker stopping). */
+  stopped?: () => boolean;
+}): Promise<GitOutcome> {
+  const gate = await verificationGate({ dir, retries: verifyRetries, rerun });
+  if (!gate.ok)
+    return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
+
+  await gitOrThrow(dir, ["add", "-A"]);
+  const staged = !(await git(dir, ["diff", "--cached", "--quiet"])).ok;
+  if (staged) await gitOrThrow(dir, ["commit", "--quiet", "-m", message]);
+  const ahead = (await remoteHas(dir, remote, main))
+    ? Number(await gitOrThrow(dir, ["rev-list", "--count", `${remote}/${main}..HEAD`]))
+    : 1;
+  if (!staged && ahead === 0) return { kind: "no_changes", branch };
+
+  let lastError = "";
+  for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
+    await git(dir, ["fetch", "--quiet", remote]);
+    const behind =
+      (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;
+    if (behind) {
+      const integrated = await integrateMain({ dir, remote, main, rerun });
+      if (integrated) {
+        lastError = integrated;
+        continue;
+      }
+      const recheck = await verifyWorkspace(dir);
+      if (!recheck.ok)
+        return {
+          kind: "failed",
+          branch,
+          reason: `after bringing in the latest ${main}, verification failed: ${tail(recheck.errors, 4000)}`,
+        };
+    }
+    const pushed = await git(dir, ["push", "--quiet", "--force", remote, `HEAD:refs/heads/${branch}`]);
+    if (!pushed.ok) {
+      lastError = `pushing ${branch} failed: ${pushed.stderr.trim()}`;
+      continue;
+    }
+    if (stopped()) return { kind: "failed", branch, reason: "stopped before merging into main" };
+    // Not forced: the remote refuses anything but a fast-forward, which is the race guard between agents.
+    const merged = await git(dir, ["push", "--quiet", remote, `HEAD:refs/heads/${main}`]);
+    if (merged.ok) {
+      const sha = await gitOrThrow(dir, ["rev-parse", "HEAD"]);
+      await git(dir, ["checkout", "--quiet", "-B", main, sha]);
+      return { kind: "merged", branch, sha, attempts: attempt, verifyRuns: gate.runs };
+    }
+    lastError = `fast-forwarding ${main} was rejected: ${merged.stderr.trim()}`;
+  }
+  return {
+    kind: "failed",
+    branch,
+    reason: `could not merge ${branch} into ${main} after ${MERGE_ATTEMPTS} attempts: ${tail(lastError, 4000)}`,
+  };
+}

@@ -1,0 +1,20 @@
+// A thin promise wrapper around the git command line (the workflow owns git, the agent only writes code).
+import { execFile } from "node:child_process";
+
+export type GitResult = { ok: boolean; code: number; stdout: string; stderr: string };
+
+export function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile("git", args, { cwd, env: env ?? process.env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code as number) : 1) : 0;
+      resolve({ ok: !error, code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** Runs git and throws with git's own words when it fails. */
+export async function gitOrThrow(cwd: string, args: string[]): Promise<string> {
+  const result = await git(cwd, args);
+  if (!result.ok) throw new Error(`git ${args.join(" ")} failed: ${(result.stderr || result.stdout).trim()}`);
+  return result.stdout.trim();
+}

@@ -1,0 +1,64 @@
+// IDLE_PROPOSAL_AFTER: when no task came for that long, the agent is asked for one
+// improvement proposal, filed as an unassigned task tagged `proposal` for an
+// operator to accept (reference 004, "When No Tickets Are Available").
+
+import { agentEnv } from "./agent-env";
+import { type AgentCommand, startAgent } from "./agent-runner";
+import type { ApiClient } from "./api-client";
+import type { WorkerConfig } from "./config";
+import type { Logger } from "./log";
+
+export const IDLE_PROMPT = `You have no task right now. Review the project in your working directory and
+propose ONE concrete improvement that would be worth doing next. Do not change any files.
+Answer with the proposal's title on the first line (at most 120 characters), then a blank
+line, then the description: what to change, why it matters, and how to verify it.`;
+
+/** First non-empty line → title (without markdown heading or "Title:"), the rest → description. */
+export function parseProposal(output: string): { title: string; description: string } | null {
+  const lines = output.replace(/\r\n/g, "\n").split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  if (first === -1) return null;
+  const title = lines[first]!.trim()
+    .replace(/^#+\s*/, "")
+    .replace(/^title:\s*/i, "")
+    .replace(/^\*\*(.*)\*\*$/, "$1")
+    .trim()
+    .slice(0, 200);
+  if (!title) return null;
+  return {
+    title,
+    description: lines
+      .slice(first + 1)
+      .join("\n")
+      .trim(),
+  };
+}
+
+export async function proposeImprovement({ config, api, log }: { config: WorkerConfig; api: ApiClient; log: Logger }): Promise<boolean> {
+  log.info("idle: asking the agent for an improvement proposal");
+  // Read-only tools and no hooks: a proposal changes nothing and has no task to sync to.
+  const command: AgentCommand =
+    config.harness === "claude"
+      ? {
+          file: config.claudeBin,
+          args: ["-p", "--output-format", "text", "--max-turns", String(config.maxTurns), "--allowedTools", "Read,Glob,Grep"],
+        }
+      : { shell: config.agentCommand };
+  const running = startAgent({
+    command,
+    cwd: config.workspaceDir,
+    env: { ...agentEnv({ base: process.env, workspaceDir: config.workspaceDir }), SWARMDECK_IDLE_PROPOSAL: "1" },
+    stdin: IDLE_PROMPT,
+    maxOutputChars: 64 * 1024,
+    killGraceMs: config.killGraceMs,
+  });
+  const result = await running.done;
+  const proposal = result.code === 0 ? parseProposal(result.stdout) : null;
+  if (!proposal) {
+    log.warn(`idle: no proposal (agent exit ${result.code}, ${result.stdout.length} characters)`);
+    return false;
+  }
+  const task = await api.createTask({ title: proposal.title, description: proposal.description, tags: ["proposal"] });
+  log.info(`idle: filed proposal "${proposal.title}" as task ${task.id}`);
+  return true;
+}

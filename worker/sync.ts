@@ -1,0 +1,269 @@
+// Sends what the agent changed back to the app, while it runs (debounced, on file
+// change) and once more when it stops. Identity files go to PUT
+// /api/worker/identity/{kind} against the version they were written from; the
+// start-up file contributes only its marker block minus the global script; files
+// under memory/ become memories. Nothing the agent wrote is dropped: a 409 is
+// resent as a proposal against the current version.
+import { createHash } from "node:crypto";
+import { type FSWatcher, watch } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { IDENTITY_FILE_NAMES, type IdentityKind, type Trigger } from "../lib/contracts/identity";
+import { extractAgentSetupScript } from "../lib/setup-script/compose";
+import { type ApiClient, WorkerApiError } from "./api-client";
+import type { Logger } from "./log";
+import { FILE_KINDS, type PreparedWorkspace, readIfExists } from "./workspace";
+
+type FileState = { base: string | null; synced: string };
+export type SyncOutcome = { kind: IdentityKind; result: "applied" | "pending" | "refused" | "conflict_proposed" | "error"; detail: string };
+
+const MEMORY_DIR = "memory";
+const MAX_MEMORY_FILE_BYTES = 256 * 1024;
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export class WorkspaceSync {
+  private readonly state = new Map<IdentityKind, FileState>();
+  private readonly memoryHashes = new Map<string, string>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private watchers: FSWatcher[] = [];
+  private memoryWatched = false;
+  readonly outcomes: SyncOutcome[] = [];
+
+  constructor(
+    private readonly options: {
+      api: ApiClient;
+      log: Logger;
+      taskId: string;
+      workspaceDir: string;
+      prepared: PreparedWorkspace;
+      debounceMs: number;
+    },
+  ) {
+    for (const [kind, file] of options.prepared.files) this.state.set(kind, { base: file.versionId, synced: file.content });
+    const setup = options.prepared.setupScript;
+    this.state.set("SETUP_SCRIPT", { base: setup.versionId, synced: setup.synced });
+  }
+
+  /** Remembers the memory files already there, so that only new or changed ones are sent. */
+  async snapshotMemory(): Promise<void> {
+    for (const file of await this.memoryFiles()) {
+      const content = await readIfExists(path.join(this.options.workspaceDir, file));
+      if (content !== null) this.memoryHashes.set(file, hash(content));
+    }
+  }
+
+  /** Watches the workspace root and memory/ until stop(); every change schedules a sync. */
+  watch(): void {
+    const schedule = () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.syncNow("file change"), this.options.debounceMs);
+    };
+    const watchMemory = () => {
+      if (this.memoryWatched) return;
+      try {
+        this.watchers.push(watch(path.join(this.options.workspaceDir, MEMORY_DIR), { recursive: true }, schedule));
+        this.memoryWatched = true;
+      } catch {
+        // memory/ does not exist yet; the root watcher sees it appear.
+      }
+    };
+    this.watchers.push(
+      watch(this.options.workspaceDir, (_event, name) => {
+        if (name === MEMORY_DIR) watchMemory();
+        schedule();
+      }),
+    );
+    watchMemory();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+  }
+
+  /** One sync at a time, in order: a second trigger waits for the first. */
+  syncNow(why: string): Promise<void> {
+    const run = this.chain.then(() => this.syncOnce(why));
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Base version the CLI's explicit writes use (the file's current base for this task). */
+  baseOf(kind: IdentityKind): string | null {
+    return this.state.get(kind)?.base ?? null;
+  }
+
+  /** Records what a `swarm identity` call stored, so the file sync does not send it again. */
+  noteStored(kind: IdentityKind, content: string, versionId: string | null): void {
+    const current = this.state.get(kind);
+    this.state.set(kind, { base: versionId ?? current?.base ?? null, synced: content });
+  }
+
+  private async syncOnce(why: string): Promise<void> {
+    const { workspaceDir, prepared } = this.options;
+    for (const kind of FILE_KINDS) {
+      const content = await readIfExists(path.join(workspaceDir, IDENTITY_FILE_NAMES[kind]));
+      if (content !== null) await this.syncFile(kind, content, why);
+    }
+    const startup = await readIfExists(path.join(workspaceDir, prepared.startupFile));
+    if (startup !== null) await this.syncFile("SETUP_SCRIPT", extractAgentSetupScript(startup, prepared.setupScript.global), why);
+    await this.syncMemory();
+  }
+
+  private async syncFile(kind: IdentityKind, content: string, why: string): Promise<void> {
+    const state = this.state.get(kind) ?? { base: null, synced: "" };
+    if (content === state.synced) return;
+    const outcome = await this.send({
+      kind,
+      content,
+      trigger: "agent",
+      mode: "write",
+      reason: `edited by the agent during the task (${why})`,
+    });
+    if (outcome.result !== "error") this.state.set(kind, { base: outcome.versionId ?? state.base, synced: content });
+  }
+
+  /** One identity write with the 409 rule; returns what happened (also logged and kept in outcomes). */
+  async send({
+    kind,
+    content,
+    trigger,
+    mode,
+    reason,
+  }: {
+    kind: IdentityKind;
+    content: string;
+    trigger: Trigger;
+    mode: "write" | "propose";
+    reason: string;
+  }): Promise<SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }> {
+    const { api, log, taskId } = this.options;
+    const file = kind === "SETUP_SCRIPT" ? "setup script" : IDENTITY_FILE_NAMES[kind];
+    const base = this.baseOf(kind);
+    const record = (outcome: SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }) => {
+      this.outcomes.push({ kind: outcome.kind, result: outcome.result, detail: outcome.detail });
+      const level = outcome.result === "error" || outcome.result === "refused" ? "warn" : "info";
+      log[level](`sync ${file}: ${outcome.detail}`, taskId);
+      return outcome;
+    };
+    try {
+      const result = await api.putIdentity(kind, { content, baseVersionId: base, reason, trigger, mode, taskId });
+      return result.status === "applied"
+        ? record({ kind, result: "applied", detail: `applied as version ${result.versionId}`, versionId: result.versionId, status: 200 })
+        : record({
+            kind,
+            result: "pending",
+            detail: `queued as proposal ${result.proposalId} (202)`,
+            proposalId: result.proposalId,
+            status: 202,
+          });
+    } catch (error) {
+      if (!(error instanceof WorkerApiError)) throw error;
+      if (error.status === 409) return record(await this.proposeAgainstCurrent({ kind, content, trigger, reason, error }));
+      if (error.status === 403 || error.status === 413 || error.status === 400 || error.status === 404) {
+        return record({
+          kind,
+          result: "refused",
+          detail: `refused (${error.status} ${error.code}): ${error.message}`,
+          status: error.status,
+          code: error.code,
+        });
+      }
+      return record({ kind, result: "error", detail: `not sent, will retry: ${error.message}`, status: error.status, code: error.code });
+    }
+  }
+
+  /** The file moved on since the task started: propose the agent's text against the current version. */
+  private async proposeAgainstCurrent({
+    kind,
+    content,
+    trigger,
+    reason,
+    error,
+  }: {
+    kind: IdentityKind;
+    content: string;
+    trigger: Trigger;
+    reason: string;
+    error: WorkerApiError;
+  }): Promise<SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }> {
+    const { api, taskId } = this.options;
+    const details = (error.details ?? {}) as { currentVersionId?: unknown };
+    let current = typeof details.currentVersionId === "string" ? details.currentVersionId : undefined;
+    try {
+      if (current === undefined) {
+        const bundle = await api.bundle(taskId);
+        current = bundle.files.find((file) => file.kind === kind)?.versionId ?? undefined;
+      }
+      const result = await api.putIdentity(kind, {
+        content,
+        baseVersionId: current ?? null,
+        reason: `${reason}; the file changed since the task started (409 ${error.code}), so this is proposed against the current version`,
+        trigger,
+        mode: "propose",
+        taskId,
+      });
+      if (result.status === "pending") {
+        this.state.set(kind, { base: current ?? null, synced: content });
+        return {
+          kind,
+          result: "conflict_proposed",
+          detail: `409 ${error.code}: resent as proposal ${result.proposalId} against ${current}`,
+          proposalId: result.proposalId,
+          status: 409,
+        };
+      }
+      return {
+        kind,
+        result: "applied",
+        detail: `409 ${error.code}: resent and applied as ${result.versionId}`,
+        versionId: result.versionId,
+        status: 409,
+      };
+    } catch (retryError) {
+      return {
+        kind,
+        result: "error",
+        detail: `409 ${error.code}, and the proposal failed too: ${(retryError as Error).message}`,
+        status: 409,
+      };
+    }
+  }
+
+  private async memoryFiles(): Promise<string[]> {
+    const root = path.join(this.options.workspaceDir, MEMORY_DIR);
+    try {
+      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
+        .map((entry) => path.relative(this.options.workspaceDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+
+  private async syncMemory(): Promise<void> {
+    const { api, log, taskId, workspaceDir } = this.options;
+    for (const file of await this.memoryFiles()) {
+      const full = path.join(workspaceDir, file);
+      if ((await stat(full)).size > MAX_MEMORY_FILE_BYTES) continue;
+      const content = await readIfExists(full);
+      if (!content?.trim() || this.memoryHashes.get(file) === hash(content)) continue;
+      const scope = file.startsWith(`${MEMORY_DIR}/shared/`) ? "swarm" : "agent";
+      try {
+        const { ids } = await api.storeMemory({ name: file, content, scope, source: "file_index", taskId, path: file });
+        this.memoryHashes.set(file, hash(content));
+        log.info(`memory ${file} stored (${scope}, ${ids.length} chunk${ids.length === 1 ? "" : "s"})`, taskId);
+      } catch (error) {
+        const status = error instanceof WorkerApiError ? error.status : 0;
+        log.warn(`memory ${file} not stored: ${(error as Error).message}`, taskId);
+        // Refused for good (4xx other than 429): do not retry on every change.
+        if (status >= 400 && status < 500 && status !== 429) this.memoryHashes.set(file, hash(content));
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// Starts the real worker entry point (worker/main.ts) as a child process, the way
+// `npm run worker` does, and collects its log.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+export function spawnWorker(env: Record<string, string>, args: string[] = ["--once"]) {
+  let log = "";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "worker", "main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, SYNC_DEBOUNCE_MS: "50", HEARTBEAT_INTERVAL_MS: "200", POLL_WAIT_MS: "200", KILL_GRACE_MS: "1000", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => {
+    log += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    log += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    log: () => log,
+    /** Resolves once the log contains the text (or rejects after timeoutMs). */
+    async waitFor(text: string | RegExp, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (typeof text === "string" ? log.includes(text) : text.test(log)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`worker log never showed ${text}:\n${log}`);
+    },
+  };
+}
+
+export const FIXTURES = path.join(ROOT, "tests", "fixtures");

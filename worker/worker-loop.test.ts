@@ -1,0 +1,219 @@
+// The real worker process (worker/main.ts) against an in-memory app that speaks
+// the protocol of lib/contracts, with scripted agents from tests/fixtures/agents.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SETUP_MARKER_END, SETUP_MARKER_START } from "../lib/setup-script/compose";
+import { type FakeApp, fakeTask, startFakeApp } from "./test-support/fake-app";
+import { FIXTURES, spawnWorker } from "./test-support/run-worker";
+
+let app: FakeApp;
+let workspace: string;
+const agent = (name: string) => path.join(FIXTURES, "agents", name);
+const env = (extra: Record<string, string> = {}) => ({
+  SWARMDECK_URL: app.url,
+  SWARMDECK_TOKEN: app.token,
+  WORKSPACE_DIR: workspace,
+  ...extra,
+});
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+const puts = (slug: string) => app.calls.filter((call) => call.method === "PUT" && call.path === `/api/worker/identity/${slug}`);
+
+beforeEach(async () => {
+  app = await startFakeApp();
+  workspace = mkdtempSync(path.join(tmpdir(), "swarmdeck-ws-"));
+});
+afterEach(async () => {
+  await app.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
+  it("builds the workspace, runs setup and agent, syncs identity, setup script and memory, completes", async () => {
+    app.queue.push(fakeTask("t1", { title: "first" }));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("edit-identity.sh") }));
+    expect(await worker.exited, worker.log()).toBe(0);
+
+    const done = app.finished.get("t1");
+    expect(done?.status, worker.log()).toBe("completed");
+    expect(done?.body.output).toContain("agent output for t1");
+    expect(done?.body.output).toContain("prompt began with: # Task t1");
+
+    // TOOLS.md: applied as a new version, against the version it was written from, with the task id.
+    const tools = puts("tools");
+    expect(tools).toHaveLength(1);
+    expect(tools[0]!.body).toMatchObject({ baseVersionId: "tools-1", trigger: "agent", taskId: "t1" });
+    expect(app.files.get("TOOLS")!.at(-1)!.content).toContain("ripgrep is installed by the setup script (task t1)");
+    // SOUL.md: the standard profile turns it into a proposal.
+    expect(app.state.proposals.map((p) => p.kind)).toEqual(["SOUL"]);
+    expect(app.state.proposals[0]!.content).toContain("I double-check my work (task t1)");
+    // The setup script comes back without markers, shebang or the global script.
+    const stored = app.files.get("SETUP_SCRIPT")!.at(-1)!.content;
+    expect(stored).toBe('echo "agent script ran" >> setup-runs.log\necho "agent added line ran" >> setup-runs.log # agent-added-t1');
+    // memory/ files: agent scope, memory/shared/ swarm scope, with their path.
+    expect(app.state.memories.map((m) => [m.path, m.scope, m.source, m.taskId]).sort()).toEqual([
+      ["memory/build-notes.md", "agent", "file_index", "t1"],
+      ["memory/shared/staging.md", "swarm", "file_index", "t1"],
+    ]);
+    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n");
+    expect(worker.log()).toMatch(/task=t1 .*sync TOOLS\.md: applied/);
+    expect(worker.log()).toMatch(/task=t1 .*sync SOUL\.md: queued as proposal/);
+
+    // A second task: one marker block, both scripts (and the agent's new line) run again.
+    app.queue.push(fakeTask("t2", { title: "second" }));
+    const second = spawnWorker(env({ AGENT_COMMAND: agent("edit-identity.sh") }));
+    expect(await second.exited, second.log()).toBe(0);
+    expect(app.finished.get("t2")?.status).toBe("completed");
+    const startup = readFileSync(path.join(workspace, "start-up.sh"), "utf8");
+    expect(count(startup, SETUP_MARKER_START)).toBe(1);
+    expect(count(startup, SETUP_MARKER_END)).toBe(1);
+    expect(count(startup, "#!/bin/bash")).toBe(1);
+    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe(
+      "global script ran\nagent script ran\nglobal script ran\nagent script ran\nagent added line ran\n",
+    );
+    // Unchanged memory files are not sent again; changed ones are.
+    expect(app.state.memories.filter((m) => m.path === "memory/shared/staging.md")).toHaveLength(1);
+    expect(app.state.memories.filter((m) => m.path === "memory/build-notes.md")).toHaveLength(2);
+  });
+
+  it("prepends the block to an operator's existing start-up file and keeps its content", async () => {
+    writeFileSync(path.join(workspace, "start-up.bash"), '#!/bin/bash\necho "operator script ran" >> setup-runs.log\n');
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: "cat >/dev/null; echo ok" }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    const file = readFileSync(path.join(workspace, "start-up.bash"), "utf8");
+    expect(file.indexOf(SETUP_MARKER_START)).toBeLessThan(file.indexOf("operator script ran"));
+    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\noperator script ran\n");
+    expect(puts("setup-script")).toHaveLength(0);
+  });
+
+  it("fails the task with the tail of the output when the agent exits non-zero", async () => {
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("fail.sh") }));
+    expect(await worker.exited).toBe(0);
+    const done = app.finished.get("t1");
+    expect(done?.status).toBe("failed");
+    expect(done?.body.failureReason).toMatch(/exited with code 3/);
+    expect(done?.body.failureReason).toContain("the tests do not compile (src/app.ts:12)");
+  });
+
+  it("fails the task with the script's output when the setup script fails (strict by default), without running the agent", async () => {
+    app.state.globalScript = "echo 'apt-get: unable to locate package nope' >&2\nexit 7";
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: "touch agent-ran; cat >/dev/null" }));
+    expect(await worker.exited).toBe(0);
+    const done = app.finished.get("t1");
+    expect(done?.status).toBe("failed");
+    expect(done?.body.failureReason).toMatch(/setup script start-up\.sh failed \(exit 7/);
+    expect(done?.body.failureReason).toContain("unable to locate package nope");
+    expect(() => readFileSync(path.join(workspace, "agent-ran"))).toThrow();
+  });
+
+  it("goes on after a failing setup script when STARTUP_SCRIPT_STRICT=false", async () => {
+    app.state.globalScript = "exit 7";
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: "cat >/dev/null; echo fine", STARTUP_SCRIPT_STRICT: "false" }));
+    expect(await worker.exited).toBe(0);
+    expect(app.finished.get("t1")?.status).toBe("completed");
+  });
+
+  it("stops the agent when the heartbeat says the task was cancelled, and does not finish it", async () => {
+    const signalFile = path.join(workspace, "..", `signal-${path.basename(workspace)}`);
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("sleep.sh"), AGENT_SIGNAL_FILE: signalFile }));
+    await worker.waitFor("agent started");
+    app.cancelled.add("t1");
+    expect(await worker.exited).toBe(0);
+    expect(worker.log()).toContain("the task was cancelled");
+    expect(readFileSync(signalFile, "utf8")).toContain("got SIGTERM");
+    expect(app.finished.has("t1")).toBe(false);
+    rmSync(signalFile, { force: true });
+  });
+
+  it("on SIGTERM stops the agent, gives the task back and exits 0", async () => {
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("sleep.sh") }), []);
+    await worker.waitFor("agent started");
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    const done = app.finished.get("t1");
+    expect(done?.status).toBe("released");
+    expect(done?.body.reason).toMatch(/worker was stopped/);
+  });
+
+  it("resends a write that met a moved-on file (409) as a proposal against the current version", async () => {
+    app.state.staleOnce.add("TOOLS");
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("edit-identity.sh") }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    const tools = app.state.proposals.find((p) => p.kind === "TOOLS");
+    expect(tools?.mode).toBe("propose");
+    expect(tools?.base).toBe(app.files.get("TOOLS")!.at(-1)!.id);
+    expect(tools?.content).toContain("ripgrep is installed");
+    expect(worker.log()).toMatch(/sync TOOLS\.md: 409 stale_base: resent as proposal/);
+  });
+
+  it("gives the agent a working swarm CLI that never exposes the worker token", async () => {
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("swarm-cli.sh") }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    const done = app.finished.get("t1");
+    expect(done?.status, worker.log()).toBe("completed");
+    expect(done?.body.output).toContain("proposed: soul waits for an operator's review");
+    expect(done?.body.output).toContain("# pnpm tip");
+    expect(done?.body.output).toContain("locked exit: 1");
+    expect(done?.body.output).toContain("usage exit: 2");
+    const heartbeat = app.calls.find((call) => call.path === "/api/worker/tasks/t1/heartbeat" && call.body?.progress);
+    expect(heartbeat?.body.progress).toBe("reading the code base");
+    expect(app.state.proposals).toContainEqual(expect.objectContaining({ kind: "SOUL", mode: "propose", base: "soul-1" }));
+    expect(app.state.memories).toContainEqual(
+      expect.objectContaining({ name: "pnpm tip", scope: "swarm", source: "manual", taskId: "t1" }),
+    );
+  });
+
+  it("runs Claude Code in print mode with the system prompt, limits and hooks that sync", async () => {
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(
+      env({
+        HARNESS: "claude",
+        CLAUDE_BIN: path.join(FIXTURES, "bin", "claude"),
+        MAX_TURNS: "7",
+        ALLOWED_TOOLS: "Read,Edit",
+        SYNC_DEBOUNCE_MS: "10000",
+      }),
+    );
+    expect(await worker.exited, worker.log()).toBe(0);
+    const output = app.finished.get("t1")?.body.output as string;
+    const report = JSON.parse(/fake claude result (.*)/.exec(output)![1]!);
+    expect(report).toMatchObject({ maxTurns: 7, allowedTools: "Read,Edit", systemPromptStart: "You are ada.", promptStart: "# Task t1" });
+    // The PostToolUse hook synced TOOLS.md while the agent ran (the file watcher was slowed to 10 s).
+    expect(puts("tools")[0]?.body.reason).toContain("(hook)");
+  });
+
+  it("files an improvement proposal when idle for IDLE_PROPOSAL_AFTER", async () => {
+    const worker = spawnWorker(env({ AGENT_COMMAND: agent("proposer.sh"), IDLE_PROPOSAL_AFTER: "100" }), []);
+    await worker.waitFor("idle: filed proposal");
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(app.state.created[0]).toEqual({
+      title: "Cache the dependency install in CI",
+      description: "The CI job reinstalls every dependency on each run; caching ~/.npm would save minutes.",
+      tags: ["proposal"],
+    });
+  });
+
+  it("exits 0 with --once when no task came", async () => {
+    const worker = spawnWorker(env({ AGENT_COMMAND: "true" }));
+    expect(await worker.exited).toBe(0);
+    expect(worker.log()).toContain("no task came");
+  });
+
+  it("refuses to start with a clear message when the configuration is wrong", async () => {
+    const worker = spawnWorker({ SWARMDECK_URL: "not a url", SWARMDECK_TOKEN: "sdo_operator", WORKSPACE_DIR: workspace });
+    expect(await worker.exited).toBe(2);
+    expect(worker.log()).toContain("SWARMDECK_URL");
+    expect(worker.log()).toContain("SWARMDECK_TOKEN must be a worker token");
+    expect(worker.log()).toContain("set AGENT_COMMAND (any command) or HARNESS=claude");
+  });
+});

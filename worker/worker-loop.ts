@@ -1,0 +1,83 @@
+// The worker's loop: register with the worker token, long-poll for tasks and run
+// each one (task-runner.ts), back off with jitter when the app is unreachable,
+// propose an improvement when idle (IDLE_PROPOSAL_AFTER), stop when told.
+import { hostname } from "node:os";
+import { createApiClient, WorkerApiError } from "./api-client";
+import { backoffDelay, sleep } from "./backoff";
+import type { WorkerConfig } from "./config";
+import { proposeImprovement } from "./idle-proposal";
+import type { Logger } from "./log";
+import { runTask } from "./task-runner";
+
+export const WORKER_VERSION = "0.1.0";
+
+async function register(config: WorkerConfig, api: ReturnType<typeof createApiClient>, log: Logger, shutdown: AbortSignal) {
+  for (let attempt = 0; !shutdown.aborted; attempt++) {
+    try {
+      return await api.register({ version: WORKER_VERSION, hostname: hostname().slice(0, 255), harness: config.harness });
+    } catch (error) {
+      // An app without the register route still serves tasks: go on with what the environment says.
+      if (error instanceof WorkerApiError && error.status === 404) {
+        log.warn(`register: ${error.message}; going on without it`);
+        const name = process.env.AGENT_NAME?.trim() || "swarmdeck-agent";
+        return { agent: { id: "unknown", name, role: "worker" as const, securityProfile: "standard" as const }, pollIntervalMs: 1000 };
+      }
+      if (error instanceof WorkerApiError && !error.transient) throw error;
+      const delay = backoffDelay(attempt);
+      log.warn(`register failed (${(error as Error).message}); retrying in ${delay} ms`);
+      await sleep(delay, shutdown);
+    }
+  }
+  return null;
+}
+
+export async function runWorker(config: WorkerConfig, log: Logger, shutdown: AbortSignal): Promise<number> {
+  const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
+  const registered = await register(config, api, log, shutdown);
+  if (!registered) return 0;
+  const { agent } = registered;
+  log.info(
+    `registered as agent ${agent.name} (${agent.id}, ${agent.role}, profile ${agent.securityProfile}); harness ${config.harness}; workspace ${config.workspaceDir}`,
+  );
+
+  let failures = 0;
+  let lastActivity = Date.now();
+  while (!shutdown.aborted) {
+    let task: Awaited<ReturnType<typeof api.poll>>;
+    try {
+      task = await api.poll(config.pollWaitMs, shutdown);
+      failures = 0;
+    } catch (error) {
+      if (error instanceof WorkerApiError && (error.status === 401 || error.status === 403)) {
+        log.error(`the app refused this worker's token: ${error.message}`);
+        return 1;
+      }
+      const delay = backoffDelay(failures++);
+      log.warn(`poll failed (${(error as Error).message}); retrying in ${delay} ms`);
+      await sleep(delay, shutdown);
+      continue;
+    }
+    if (shutdown.aborted && !task) break;
+    if (task) {
+      const end = await runTask({ config, api, log, agentName: agent.name, task, shutdown });
+      log.info(`task ${end}`, task.id);
+      lastActivity = Date.now();
+      if (config.once) break;
+      continue;
+    }
+    if (config.once) {
+      log.info("no task came (--once): exiting");
+      break;
+    }
+    if (config.idleProposalAfterMs > 0 && Date.now() - lastActivity >= config.idleProposalAfterMs) {
+      try {
+        await proposeImprovement({ config, api, log });
+      } catch (error) {
+        log.warn(`idle proposal failed: ${(error as Error).message}`);
+      }
+      lastActivity = Date.now();
+    }
+  }
+  log.info("worker stopped");
+  return 0;
+}
