@@ -5,6 +5,7 @@ export async function register() {
   await import("@/lib/tasks/stall-sweeper");
   await import("@/lib/schedules/job");
   await import("@/lib/alerts/job");
+  await import("@/lib/memory/jobs");
   const { startBackgroundJobs } = await import("@/lib/jobs/background");
   startBackgroundJobs();
 }

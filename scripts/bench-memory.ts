@@ -22,10 +22,76 @@ const BATCH = 500;
 const BLOCK = 10_000;
 
 // ---- synthetic but realistic agent lessons (topics, tools, symptoms, fixes) ----
-const TOPICS = ["deploy", "database migration", "flaky test", "auth token", "docker build", "npm install", "typescript types", "CI pipeline", "cache invalidation", "timezone handling", "memory leak", "rate limit", "git rebase", "lint rules", "API pagination", "file upload", "websocket reconnect", "cron schedule", "payment webhook", "search index"];
-const TOOLS = ["postgres", "sqlite", "redis", "nginx", "kubernetes", "terraform", "vitest", "playwright", "next.js", "prisma", "stripe", "s3", "github actions", "bun", "node 20", "python", "go", "rust", "kafka", "grafana"];
-const SYMPTOMS = ["fails intermittently", "times out after 30 seconds", "returns a 500", "hangs forever", "leaks file handles", "crashes on start", "is slow under load", "drops messages", "double-charges users", "loses the session"];
-const FIXES = ["pin the version", "add a retry with backoff", "raise the pool size", "run it in band", "set the timezone to UTC", "invalidate the cache key", "add an index", "increase the heap limit", "use a lock", "stream instead of buffering", "check the env variable first", "rebase onto main before pushing"];
+const TOPICS = [
+  "deploy",
+  "database migration",
+  "flaky test",
+  "auth token",
+  "docker build",
+  "npm install",
+  "typescript types",
+  "CI pipeline",
+  "cache invalidation",
+  "timezone handling",
+  "memory leak",
+  "rate limit",
+  "git rebase",
+  "lint rules",
+  "API pagination",
+  "file upload",
+  "websocket reconnect",
+  "cron schedule",
+  "payment webhook",
+  "search index",
+];
+const TOOLS = [
+  "postgres",
+  "sqlite",
+  "redis",
+  "nginx",
+  "kubernetes",
+  "terraform",
+  "vitest",
+  "playwright",
+  "next.js",
+  "prisma",
+  "stripe",
+  "s3",
+  "github actions",
+  "bun",
+  "node 20",
+  "python",
+  "go",
+  "rust",
+  "kafka",
+  "grafana",
+];
+const SYMPTOMS = [
+  "fails intermittently",
+  "times out after 30 seconds",
+  "returns a 500",
+  "hangs forever",
+  "leaks file handles",
+  "crashes on start",
+  "is slow under load",
+  "drops messages",
+  "double-charges users",
+  "loses the session",
+];
+const FIXES = [
+  "pin the version",
+  "add a retry with backoff",
+  "raise the pool size",
+  "run it in band",
+  "set the timezone to UTC",
+  "invalidate the cache key",
+  "add an index",
+  "increase the heap limit",
+  "use a lock",
+  "stream instead of buffering",
+  "check the env variable first",
+  "rebase onto main before pushing",
+];
 
 function rng(seed: number) {
   let state = seed >>> 0;
@@ -62,11 +128,15 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...env, NEXTAUTH_URL: baseUrl },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...env, NEXTAUTH_URL: baseUrl },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   for (;;) {
     if (child.exitCode !== null) throw new Error("the server exited");
     try {
@@ -79,7 +149,10 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
 
 function rssMb(pid: number): number {
   const pids = [pid];
-  const children = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+  const children = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean)
+    .map(Number);
   pids.push(...children);
   let kb = 0;
   for (const p of pids) {
@@ -91,17 +164,26 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function call(app: App, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${app.baseUrl}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+async function call(app: App, method: string, url: string, body?: unknown, attempt = 1): Promise<any> {
+  // A reset connection is retried (writes are idempotent here: exact duplicates return the same ids).
+  let response: Response;
+  try {
+    response = await fetch(`${app.baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (attempt >= 3) throw error;
+    console.warn(`retrying ${method} ${url} after ${(error as Error).message}`);
+    return call(app, method, url, body, attempt + 1);
+  }
   const json = (await response.json().catch(() => null)) as any;
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }
 
+const navigatorCores = () => spawnSync("nproc", { encoding: "utf8" }).stdout.trim();
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -126,13 +208,18 @@ async function main() {
     EMBEDDING_DIMENSIONS: String(DIMS),
   };
   migrateDeploy(env);
-  const seeded = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "prisma/seed.ts"], { cwd: ROOT, env, encoding: "utf8" });
+  const seeded = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "prisma/seed.ts"], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
   let { app } = await startApp(env);
   console.log(`memory bench: ${TOTAL} memories, ${DIMS} dims, ${QUERIES} queries per mode, server ${app.baseUrl}`);
 
   const agents: string[] = [];
-  for (let i = 0; i < 20; i++) agents.push((await call(app, "POST", "/api/v1/agents", { name: `bench-${i}-${Date.now().toString(36)}` })).agent.id);
+  for (let i = 0; i < 20; i++)
+    agents.push((await call(app, "POST", "/api/v1/agents", { name: `bench-${i}-${Date.now().toString(36)}` })).agent.id);
 
   // Ingest: batches of 500 per request, two requests in flight; rate per 10k block.
   const random = rng(7);
@@ -157,7 +244,9 @@ async function main() {
     }
   }
   const ingestSeconds = (performance.now() - ingestStart) / 1000;
-  console.log(`ingest: ${TOTAL} memories in ${ingestSeconds.toFixed(1)} s = ${Math.round(TOTAL / ingestSeconds)}/s (batches of ${BATCH}, 2 in flight)`);
+  console.log(
+    `ingest: ${TOTAL} memories in ${ingestSeconds.toFixed(1)} s = ${Math.round(TOTAL / ingestSeconds)}/s (batches of ${BATCH}, 2 in flight)`,
+  );
   console.log(`ingest per ${BLOCK} block (memories/s, flat = no slowdown as the table grows): ${blockRates.join(", ")}`);
 
   // Embeddings are computed in the background; wait for them.
@@ -167,7 +256,9 @@ async function main() {
     if (health.totals.pending === 0 && health.totals.embedded >= TOTAL) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  console.log(`background embedding drained ${((performance.now() - embedStart) / 1000).toFixed(1)} s after ingest ended (${fake.calls.embeddings} provider calls)`);
+  console.log(
+    `background embedding drained ${((performance.now() - embedStart) / 1000).toFixed(1)} s after ingest ended (${fake.calls.embeddings} provider calls)`,
+  );
 
   const queryRandom = rng(99);
   const queries = Array.from({ length: QUERIES }, () => query(queryRandom));
@@ -189,11 +280,27 @@ async function main() {
     }
   }
   for (const mode of ["keyword", "vector", "hybrid"]) {
-    console.log(`search ${mode.padEnd(7)} p50 ${fmt(percentile(latency[mode]!, 50))} ms  p95 ${fmt(percentile(latency[mode]!, 95))} ms  (HTTP round trip, ${QUERIES} queries)`);
+    console.log(
+      `search ${mode.padEnd(7)} p50 ${fmt(percentile(latency[mode]!, 50))} ms  p95 ${fmt(percentile(latency[mode]!, 95))} ms  (HTTP round trip, ${QUERIES} queries)`,
+    );
   }
 
-  // Recall@10 of the vector path against exact brute force over every stored vector.
+  // The same searches timed inside the app (MemoryRetrieval.durationMs: no HTTP, no JSON).
   const db = new Database(dbFile, { readonly: true });
+  const inside = db.prepare("SELECT mode, fallbackReason, durationMs FROM MemoryRetrieval ORDER BY id DESC LIMIT ?").all(QUERIES * 3) as {
+    mode: string;
+    fallbackReason: string | null;
+    durationMs: number;
+  }[];
+  for (const mode of ["keyword", "vector", "hybrid"]) {
+    const values = inside.filter((row) => row.mode === mode).map((row) => row.durationMs);
+    console.log(`  in-app ${mode.padEnd(7)} p50 ${fmt(percentile(values, 50))} ms  p95 ${fmt(percentile(values, 95))} ms`);
+  }
+  console.log(
+    `load average (1/5/15 min) during the run: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} on ${navigatorCores()} cores`,
+  );
+
+  // Recall@10 of the vector path against exact brute force over every stored vector.
   const rows = db.prepare("SELECT id, embedding FROM Memory WHERE embeddingStatus = 'done'").all() as { id: number; embedding: Buffer }[];
   db.close();
   const ids = new Int32Array(rows.length);
@@ -211,11 +318,16 @@ async function main() {
       for (let d = 0; d < DIMS; d++) dot += matrix[i * DIMS + d]! * v[d]!;
       scores[i] = dot;
     }
-    const exact = [...scores.keys()].sort((a, b) => scores[b]! - scores[a]!).slice(0, 10).map((i) => ids[i]!);
+    const exact = [...scores.keys()]
+      .sort((a, b) => scores[b]! - scores[a]!)
+      .slice(0, 10)
+      .map((i) => ids[i]!);
     const set = new Set(got);
     hits += exact.filter((id) => set.has(id)).length;
   }
-  console.log(`vector recall@10 vs exact brute force: ${(hits / (Math.min(100, vectorResults.length) * 10)).toFixed(3)} (${Math.min(100, vectorResults.length)} queries)`);
+  console.log(
+    `vector recall@10 vs exact brute force: ${(hits / (Math.min(100, vectorResults.length) * 10)).toFixed(3)} (${Math.min(100, vectorResults.length)} queries)`,
+  );
 
   const pid = app.child.pid!;
   console.log(`app RSS after the searches: ${rssMb(pid)} MB`);
@@ -233,14 +345,18 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const vectorReadyMs = restarted.healthyMs + (performance.now() - readyStart);
-  console.log(`restart: healthy in ${(restarted.healthyMs / 1000).toFixed(2)} s; vector index loaded (first vector answer) ${(vectorReadyMs / 1000).toFixed(2)} s after start`);
+  console.log(
+    `restart: healthy in ${(restarted.healthyMs / 1000).toFixed(2)} s; vector index loaded (first vector answer) ${(vectorReadyMs / 1000).toFixed(2)} s after start`,
+  );
   const after: number[] = [];
   for (const q of queries.slice(0, 50)) {
     const t = performance.now();
     await call(app, "POST", "/api/v1/memories/search", { query: q, mode: "hybrid" });
     after.push(performance.now() - t);
   }
-  console.log(`after restart: hybrid p50 ${fmt(percentile(after, 50))} ms p95 ${fmt(percentile(after, 95))} ms; app RSS ${rssMb(app.child.pid!)} MB`);
+  console.log(
+    `after restart: hybrid p50 ${fmt(percentile(after, 50))} ms p95 ${fmt(percentile(after, 95))} ms; app RSS ${rssMb(app.child.pid!)} MB`,
+  );
 
   const done = new Promise((resolve) => app.child.once("exit", resolve));
   app.child.kill("SIGTERM");

@@ -45,7 +45,11 @@ export async function embedBatch(): Promise<number> {
   const rows = await nextBatch();
   if (rows.length === 0) return 0;
   try {
-    const vectors = await embedTexts(rows.map((row) => `${row.name}\n\n${row.content}`));
+    // The SDK retries connection errors and 5xx twice within a batch; the row-level retry covers longer outages.
+    const vectors = await embedTexts(
+      rows.map((row) => `${row.name}\n\n${row.content}`),
+      { retries: 2 },
+    );
     const now = Date.now();
     await writeTransaction((sqlite) => {
       const update = prepare(

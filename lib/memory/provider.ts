@@ -35,12 +35,12 @@ function client(): OpenAI {
 }
 
 /** Embeds texts (one request); throws on any failure or a wrong-sized answer. */
-export async function embedTexts(texts: string[], options: { timeoutMs?: number } = {}): Promise<Float32Array[]> {
+export async function embedTexts(texts: string[], options: { timeoutMs?: number; retries?: number } = {}): Promise<Float32Array[]> {
   const config = providerConfig();
   if (!config) throw new Error("no embedding provider is configured");
   const response = await client().embeddings.create(
     { model: config.embeddingModel, input: texts, dimensions: config.dimensions, encoding_format: "float" },
-    { timeout: options.timeoutMs ?? 30_000, maxRetries: 0 },
+    { timeout: options.timeoutMs ?? 30_000, maxRetries: options.retries ?? 0 },
   );
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => Float32Array.from(item.embedding as number[]));
   if (vectors.length !== texts.length) throw new Error(`the provider answered ${vectors.length} embeddings for ${texts.length} texts`);

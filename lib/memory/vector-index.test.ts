@@ -50,7 +50,7 @@ describe("VectorIndex", () => {
       found += exact.filter((id) => got.has(id)).length;
     }
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
-  });
+  }, 60_000);
 
   it("applies visibility inside the scan: a worker sees its agent scope and the swarm only", () => {
     const index = new VectorIndex(32);

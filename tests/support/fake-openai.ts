@@ -229,6 +229,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       send(400, { error: { message: String(error), type: "invalid_request_error" } });
     }
   });
+  // Longer than any client's idle keep-alive, so a reused socket is never closed under a request.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   state.url = `http://127.0.0.1:${port}/v1`;

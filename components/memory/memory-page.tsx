@@ -1,0 +1,271 @@
+"use client";
+
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Plus, Search } from "lucide-react";
+import { useState } from "react";
+import { api } from "@/lib/api-client";
+import { MEMORY_SOURCES } from "@/lib/contracts/memory";
+import { useCan } from "../session-user";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, CardHeader, PageHeader } from "../ui/card";
+import { Input, Select } from "../ui/input";
+import { EmptyState, ErrorState, Loading } from "../ui/states";
+import { InjectLearningDialog } from "./inject-learning-dialog";
+import { MemoryDetailDialog } from "./memory-detail-dialog";
+import { MemoryHealthPanel } from "./memory-health-panel";
+import { type AgentOption, type ListAnswer, type MemoryDetail, type SearchAnswer, type SearchHit, SOURCE_LABELS } from "./memory-types";
+
+type Filters = { agentId: string; scope: string; source: string };
+
+function ScoreBar({ score }: { score: number }) {
+  return (
+    <div className="flex items-center gap-2" title="0..1 on every mode (see lib/memory/README.md)">
+      <div className="h-1.5 w-16 overflow-hidden rounded bg-muted">
+        <div className="h-full bg-accent" style={{ width: `${Math.round(score * 100)}%` }} />
+      </div>
+      <span className="font-mono text-xs tabular-nums" data-testid="memory-score">
+        {score.toFixed(2)}
+      </span>
+    </div>
+  );
+}
+
+function MemoryRow({
+  memory,
+  agents,
+  onOpen,
+  hit,
+}: {
+  memory: MemoryDetail | SearchHit;
+  agents: AgentOption[];
+  onOpen: () => void;
+  hit?: SearchHit;
+}) {
+  const agent = agents.find((a) => a.id === memory.agentId);
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onOpen}
+        className="flex w-full items-start gap-3 px-4 py-2.5 text-left hover:bg-muted/60"
+        data-testid="memory-row"
+      >
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-1.5">
+            <span className="truncate text-sm font-medium">{memory.name}</span>
+            <Badge tone={memory.scope === "swarm" ? "accent" : "neutral"}>{memory.scope}</Badge>
+            <Badge tone={memory.source === "task_failure" ? "danger" : memory.source === "lead_feedback" ? "warn" : "neutral"}>
+              {SOURCE_LABELS[memory.source] ?? memory.source}
+            </Badge>
+          </div>
+          <p className="mt-0.5 line-clamp-2 text-xs text-fg-muted">{memory.content}</p>
+        </div>
+        <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-fg-muted">
+          {hit ? <ScoreBar score={hit.score} /> : null}
+          {hit ? (
+            <span className="font-mono text-[11px]">
+              kw {hit.keywordScore.toFixed(2)}
+              {hit.vectorScore !== null ? ` · vec ${hit.vectorScore.toFixed(2)}` : ""}
+            </span>
+          ) : null}
+          <span>{agent ? agent.displayName || agent.name : memory.agentId ? "unknown agent" : "swarm"}</span>
+          <span>{new Date(memory.createdAt).toLocaleDateString()}</span>
+        </div>
+      </button>
+    </li>
+  );
+}
+
+export function MemoryPage() {
+  const can = useCan();
+  const [filters, setFilters] = useState<Filters>({ agentId: "", scope: "", source: "" });
+  const [draft, setDraft] = useState("");
+  const [query, setQuery] = useState("");
+  const [mode, setMode] = useState("auto");
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [injecting, setInjecting] = useState(false);
+
+  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentOption[] }>("/api/v1/agents") });
+  const agentList = agents.data?.agents ?? [];
+
+  const list = useInfiniteQuery({
+    queryKey: ["memories", "list", filters],
+    enabled: !query,
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: "30" });
+      if (filters.agentId) params.set("agentId", filters.agentId);
+      if (filters.scope) params.set("scope", filters.scope);
+      if (filters.source) params.set("source", filters.source);
+      if (pageParam) params.set("cursor", String(pageParam));
+      return api<ListAnswer>(`/api/v1/memories?${params}`);
+    },
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+  const search = useQuery({
+    queryKey: ["memories", "search", query, filters.agentId, filters.scope, mode],
+    enabled: Boolean(query),
+    queryFn: () =>
+      api<SearchAnswer>("/api/v1/memories/search", {
+        body: {
+          query,
+          limit: 30,
+          scope: filters.scope || "all",
+          mode,
+          ...(filters.agentId ? { agentId: filters.agentId } : {}),
+        },
+      }),
+  });
+
+  const setFilter = (key: keyof Filters) => (event: React.ChangeEvent<HTMLSelectElement>) =>
+    setFilters((f) => ({ ...f, [key]: event.target.value }));
+  const searchHits = (search.data?.results ?? []).filter((hit) => !filters.source || hit.source === filters.source);
+  const listed = list.data?.pages.flatMap((page) => page.memories) ?? [];
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Memory"
+        description="What the swarm has learned: lessons from failures, lead feedback, task outcomes and notes. Search it the way agents do."
+        actions={
+          can.write ? (
+            <Button onClick={() => setInjecting(true)} data-testid="inject-learning">
+              <Plus className="h-4 w-4" /> Inject learning
+            </Button>
+          ) : null
+        }
+      />
+
+      <Card>
+        <CardHeader
+          title={query ? "Search results" : "Memories"}
+          description={
+            query
+              ? search.data
+                ? `Answered by ${search.data.mode} search${search.data.fallbackReason ? ` (${search.data.fallbackReason.replace(/_/g, " ")})` : ""}; scores are 0..1 in every mode.`
+                : "Searching…"
+              : "Newest first. Search to rank by relevance."
+          }
+        />
+        <form
+          className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setQuery(draft.trim());
+          }}
+        >
+          <div className="relative min-w-56 flex-1">
+            <Search className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-fg-muted" />
+            <Input
+              className="pl-8"
+              placeholder="Search memories, e.g. flaky tests on CI"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              data-testid="memory-search"
+              aria-label="Search memories"
+            />
+          </div>
+          <Select
+            className="w-40"
+            value={filters.agentId}
+            onChange={setFilter("agentId")}
+            aria-label="Agent"
+            data-testid="memory-filter-agent"
+          >
+            <option value="">All agents</option>
+            {agentList.map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.displayName || agent.name}
+              </option>
+            ))}
+          </Select>
+          <Select className="w-32" value={filters.scope} onChange={setFilter("scope")} aria-label="Scope" data-testid="memory-filter-scope">
+            <option value="">Any scope</option>
+            <option value="agent">Agent</option>
+            <option value="swarm">Swarm</option>
+          </Select>
+          <Select
+            className="w-44"
+            value={filters.source}
+            onChange={setFilter("source")}
+            aria-label="Source"
+            data-testid="memory-filter-source"
+          >
+            <option value="">Any source</option>
+            {MEMORY_SOURCES.map((source) => (
+              <option key={source} value={source}>
+                {SOURCE_LABELS[source]}
+              </option>
+            ))}
+          </Select>
+          <Select className="w-32" value={mode} onChange={(e) => setMode(e.target.value)} aria-label="Search mode">
+            <option value="auto">Best mode</option>
+            <option value="keyword">Keyword</option>
+            <option value="vector">Vector</option>
+            <option value="hybrid">Hybrid</option>
+          </Select>
+          <Button type="submit" data-testid="memory-search-submit">
+            Search
+          </Button>
+          {query ? (
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setDraft("");
+                setQuery("");
+              }}
+            >
+              Clear
+            </Button>
+          ) : null}
+        </form>
+
+        {query ? (
+          search.isPending ? (
+            <Loading label="Searching…" />
+          ) : search.isError ? (
+            <ErrorState error={search.error} />
+          ) : searchHits.length === 0 ? (
+            <EmptyState title="Nothing relevant found">Try other words, or clear the filters.</EmptyState>
+          ) : (
+            <ul className="divide-y divide-border" data-testid="memory-results">
+              {searchHits.map((hit) => (
+                <MemoryRow key={hit.id} memory={hit} hit={hit} agents={agentList} onOpen={() => setOpenId(hit.id)} />
+              ))}
+            </ul>
+          )
+        ) : list.isPending ? (
+          <Loading />
+        ) : list.isError ? (
+          <ErrorState error={list.error} />
+        ) : listed.length === 0 ? (
+          <EmptyState title="No memories yet">
+            Agents store memories as they work: task outcomes, lessons from failures and notes. You can also inject a learning.
+          </EmptyState>
+        ) : (
+          <>
+            <ul className="divide-y divide-border" data-testid="memory-list">
+              {listed.map((memory) => (
+                <MemoryRow key={memory.id} memory={memory} agents={agentList} onOpen={() => setOpenId(memory.id)} />
+              ))}
+            </ul>
+            {list.hasNextPage ? (
+              <div className="border-t border-border p-3 text-center">
+                <Button variant="secondary" busy={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
+                  Load more
+                </Button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card>
+
+      <MemoryHealthPanel />
+
+      <MemoryDetailDialog id={openId} onClose={() => setOpenId(null)} agents={agentList} canWrite={can.write} />
+      <InjectLearningDialog open={injecting} onOpenChange={setInjecting} agents={agentList} />
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+// The Memory page in a real browser: browse, search with scores, read, delete
+// (confirmed), inject a learning, and the retrieval-health panel.
+import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+
+test("an operator searches memory, reads and deletes a memory, and injects a learning", async ({ page }) => {
+  const agent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("memui") })).body.agent as { id: string; name: string };
+  const marker = `kestrel${Date.now().toString(36)}`;
+  const created = await apiCall("POST", "/api/v1/memories", {
+    items: [
+      {
+        name: `Flaky ${marker} checkout test`,
+        content: `The ${marker} checkout test fails on CI when run in parallel; run it in band.`,
+        scope: "agent",
+        agentId: agent.id,
+        source: "task_failure",
+      },
+      { name: `Deploy ${marker} notes`, content: `Deploys of ${marker} need the staging VPN.`, scope: "swarm", source: "manual" },
+    ],
+  });
+  expect(created.status).toBe(201);
+
+  await signIn(page);
+  await page.goto("/memory");
+  await expect(page.getByRole("heading", { name: "Memory", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("memory-list")).toContainText(`Deploy ${marker} notes`);
+
+  await page.getByTestId("memory-search").fill(`${marker} checkout fails in parallel`);
+  await page.getByTestId("memory-search-submit").click();
+  const results = page.getByTestId("memory-results");
+  await expect(results.getByTestId("memory-row").first()).toContainText(`Flaky ${marker} checkout test`);
+  const score = Number(await results.getByTestId("memory-score").first().textContent());
+  expect(score).toBeGreaterThan(0.4);
+  expect(score).toBeLessThanOrEqual(1);
+  await expect(page.getByTestId("memory-health")).toContainText("Retrieval health");
+  await page.screenshot({ path: "/tmp/memory-search.png", fullPage: true });
+
+  await results.getByTestId("memory-row").first().click();
+  await expect(page.getByTestId("memory-detail")).toContainText("run it in band");
+  await page.getByTestId("memory-delete").click();
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByText("Memory deleted")).toBeVisible();
+  expect((await apiCall("GET", `/api/v1/memories/${created.body.ids[0]}`)).status).toBe(404);
+
+  await page.getByTestId("inject-learning").click();
+  await page.getByTestId("learning-submit").click();
+  await expect(page.getByRole("alert")).toContainText("Pick the agent");
+  await page.getByTestId("learning-target").selectOption(agent.id);
+  await page.getByTestId("learning-category").selectOption("preference");
+  await page.getByTestId("learning-text").fill(`Prefer small ${marker} pull requests with a test plan.`);
+  await page.screenshot({ path: "/tmp/memory-inject.png" });
+  await page.getByTestId("learning-submit").click();
+  await expect(page.getByText(/Learning injected into/)).toBeVisible();
+  const learned = await apiCall("POST", "/api/v1/memories/search", { query: `small ${marker} pull requests`, agentId: agent.id });
+  expect(learned.body.results[0]).toMatchObject({ source: "lead_feedback", agentId: agent.id });
+});
