@@ -24,12 +24,18 @@ function worker(token: string, dir: string, env: Record<string, string>, args = 
   return spawnWorker({ SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: token, WORKSPACE_DIR: dir, POLL_WAIT_MS: "2000", ...env }, args);
 }
 
+let previousGlobal: string | null = null;
 beforeAll(async () => {
   target = server();
+  // The server is shared with other test files: the global script is put back afterwards.
+  const before = await call(target, "GET", "/api/v1/config?scope=global&key=SETUP_SCRIPT");
+  previousGlobal = before.body.entries?.[0]?.value ?? null;
   await setGlobalSetupScript(target, '#!/bin/bash\necho "global script ran" >> setup-runs.log');
 });
-afterAll(() => {
+afterAll(async () => {
   for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+  if (previousGlobal !== null) await setGlobalSetupScript(target, previousGlobal);
+  else await call(target, "DELETE", "/api/v1/config?scope=global&key=SETUP_SCRIPT");
 });
 
 describe("worker full loop", { timeout: 120_000 }, () => {
