@@ -10,12 +10,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { freePort } from "../tests/support/test-server";
 import { ensureBuild, migrateDeploy } from "./launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
+const INDEX_TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
+/** Memories pushed through HTTP (ingest, embedding, search, restart); defaults to BENCH_MEMORIES. */
+const TOTAL = Number(process.env.BENCH_HTTP_MEMORIES ?? INDEX_TOTAL);
 const DIMS = Number(process.env.BENCH_DIMS ?? 512);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const BATCH = 500;
@@ -144,6 +147,7 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  running = child;
   return { app: { child, baseUrl }, healthyMs: performance.now() - started };
 }
 
@@ -190,7 +194,60 @@ const percentile = (values: number[], p: number) => {
 };
 const fmt = (n: number) => n.toFixed(1);
 
+/** The vector index alone at full scale, in this process: build time, search latency, recall@10, size. */
+function indexBench() {
+  const random = rng(7);
+  const t0 = performance.now();
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < INDEX_TOTAL; i++) {
+    const { name, content } = lesson(random, i);
+    vectors.push(fakeEmbedding(`${name}\n\n${content}`, DIMS));
+  }
+  const embedSeconds = (performance.now() - t0) / 1000;
+  const heapBefore = process.memoryUsage().arrayBuffers;
+  const t1 = performance.now();
+  const index = new VectorIndex(DIMS);
+  vectors.forEach((vector, i) => {
+    index.add(i + 1, vector, { agentId: i % 5 === 0 ? null : `agent-${i % 20}`, scope: i % 5 === 0 ? "swarm" : "agent" });
+  });
+  const buildMs = performance.now() - t1;
+  const indexMb = (process.memoryUsage().arrayBuffers - heapBefore) / 1024 / 1024;
+  const queryRandom = rng(99);
+  const times: number[] = [];
+  const workerTimes: number[] = [];
+  let hits = 0;
+  const n = Math.min(QUERIES, 200);
+  for (let q = 0; q < n; q++) {
+    const vector = fakeEmbedding(query(queryRandom), DIMS);
+    const t = performance.now();
+    const got = index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: -1 } });
+    times.push(performance.now() - t);
+    const tw = performance.now();
+    index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: index.findAgentCode("agent-3") } });
+    workerTimes.push(performance.now() - tw);
+    if (q < 100) {
+      const exact = vectors
+        .map((v, i) => ({ id: i + 1, c: cosine(vector, v) }))
+        .sort((a, b) => b.c - a.c)
+        .slice(0, 10);
+      const set = new Set(got.map((hit) => hit.id));
+      hits += exact.filter((hit) => set.has(hit.id)).length;
+    }
+  }
+  console.log(`vector index, in process: ${INDEX_TOTAL} x ${DIMS} dims (embedded by the fake model in ${embedSeconds.toFixed(1)} s)`);
+  console.log(`  build from scratch ${(buildMs / 1000).toFixed(2)} s (incremental adds, no rebuild); ~${Math.round(indexMb)} MB of codes`);
+  console.log(
+    `  search p50 ${fmt(percentile(times, 50))} ms p95 ${fmt(percentile(times, 95))} ms (operator: all memories); worker view p50 ${fmt(percentile(workerTimes, 50))} ms p95 ${fmt(percentile(workerTimes, 95))} ms`,
+  );
+  console.log(`  recall@10 vs exact brute force: ${(hits / (Math.min(100, n) * 10)).toFixed(3)} (${Math.min(100, n)} queries)`);
+}
+
 async function main() {
+  console.log(
+    `load average at start: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} on ${navigatorCores()} cores`,
+  );
+  if (process.env.BENCH_INDEX !== "0") indexBench();
+  if (TOTAL <= 0) return;
   ensureBuild();
   const fake = await startFakeOpenAI();
   const env: NodeJS.ProcessEnv = {
@@ -364,6 +421,9 @@ async function main() {
   await fake.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+let running: ChildProcess | null = null;
+process.on("exit", () => running?.kill("SIGTERM"));
 
 main().catch((error) => {
   console.error(error);
