@@ -10,15 +10,55 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { freePort } from "../tests/support/test-server";
 import { ensureBuild, migrateDeploy } from "./launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
+const INDEX_TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
+/** Memories pushed through HTTP (ingest, embedding, search, restart); defaults to BENCH_MEMORIES. */
+const TOTAL = Number(process.env.BENCH_HTTP_MEMORIES ?? INDEX_TOTAL);
 const DIMS = Number(process.env.BENCH_DIMS ?? 512);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const BATCH = 500;
+/** BENCH_SEED=direct: write the memories (with embeddings) straight into SQLite before start, to measure search, restart and RSS at full size without waiting for HTTP ingest. */
+const DIRECT = process.env.BENCH_SEED === "direct";
+
+function seedDirect() {
+  const db = new Database(dbFile);
+  const started = performance.now();
+  const now = Date.now();
+  db.transaction(() => {
+    const agent = db.prepare("INSERT INTO Agent (id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)");
+    for (let i = 0; i < 20; i++) agent.run(`benchagent${i}`, `bench-direct-${i}`, now, now);
+    const insert = db.prepare(
+      `INSERT INTO Memory (scope, agentId, name, content, source, embedding, embeddingModel, embeddingDims, embeddingStatus, embeddingAttempts, contentHash, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, 'manual', ?, 'fake', ?, 'done', 1, ?, ?, ?)`,
+    );
+    const random = rng(7);
+    for (let i = 0; i < TOTAL; i++) {
+      const { name, content } = lesson(random, i);
+      const vector = fakeEmbedding(`${name}\n\n${content}`, DIMS);
+      const swarm = i % 5 === 0;
+      insert.run(
+        swarm ? "swarm" : "agent",
+        swarm ? null : `benchagent${i % 20}`,
+        name,
+        content,
+        Buffer.from(vector.buffer),
+        DIMS,
+        `h${i}`,
+        now - i,
+        now,
+      );
+    }
+  })();
+  db.close();
+  console.log(
+    `seeded ${TOTAL} memories with embeddings straight into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s (not an ingest figure)`,
+  );
+}
 const BLOCK = 10_000;
 
 // ---- synthetic but realistic agent lessons (topics, tools, symptoms, fixes) ----
@@ -144,6 +184,7 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  running = child;
   return { app: { child, baseUrl }, healthyMs: performance.now() - started };
 }
 
@@ -190,7 +231,60 @@ const percentile = (values: number[], p: number) => {
 };
 const fmt = (n: number) => n.toFixed(1);
 
+/** The vector index alone at full scale, in this process: build time, search latency, recall@10, size. */
+function indexBench() {
+  const random = rng(7);
+  const t0 = performance.now();
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < INDEX_TOTAL; i++) {
+    const { name, content } = lesson(random, i);
+    vectors.push(fakeEmbedding(`${name}\n\n${content}`, DIMS));
+  }
+  const embedSeconds = (performance.now() - t0) / 1000;
+  const heapBefore = process.memoryUsage().arrayBuffers;
+  const t1 = performance.now();
+  const index = new VectorIndex(DIMS);
+  vectors.forEach((vector, i) => {
+    index.add(i + 1, vector, { agentId: i % 5 === 0 ? null : `agent-${i % 20}`, scope: i % 5 === 0 ? "swarm" : "agent" });
+  });
+  const buildMs = performance.now() - t1;
+  const indexMb = (process.memoryUsage().arrayBuffers - heapBefore) / 1024 / 1024;
+  const queryRandom = rng(99);
+  const times: number[] = [];
+  const workerTimes: number[] = [];
+  let hits = 0;
+  const n = Math.min(QUERIES, 200);
+  for (let q = 0; q < n; q++) {
+    const vector = fakeEmbedding(query(queryRandom), DIMS);
+    const t = performance.now();
+    const got = index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: -1 } });
+    times.push(performance.now() - t);
+    const tw = performance.now();
+    index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: index.findAgentCode("agent-3") } });
+    workerTimes.push(performance.now() - tw);
+    if (q < 100) {
+      const exact = vectors
+        .map((v, i) => ({ id: i + 1, c: cosine(vector, v) }))
+        .sort((a, b) => b.c - a.c)
+        .slice(0, 10);
+      const set = new Set(got.map((hit) => hit.id));
+      hits += exact.filter((hit) => set.has(hit.id)).length;
+    }
+  }
+  console.log(`vector index, in process: ${INDEX_TOTAL} x ${DIMS} dims (embedded by the fake model in ${embedSeconds.toFixed(1)} s)`);
+  console.log(`  build from scratch ${(buildMs / 1000).toFixed(2)} s (incremental adds, no rebuild); ~${Math.round(indexMb)} MB of codes`);
+  console.log(
+    `  search p50 ${fmt(percentile(times, 50))} ms p95 ${fmt(percentile(times, 95))} ms (operator: all memories); worker view p50 ${fmt(percentile(workerTimes, 50))} ms p95 ${fmt(percentile(workerTimes, 95))} ms`,
+  );
+  console.log(`  recall@10 vs exact brute force: ${(hits / (Math.min(100, n) * 10)).toFixed(3)} (${Math.min(100, n)} queries)`);
+}
+
 async function main() {
+  console.log(
+    `load average at start: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} on ${navigatorCores()} cores`,
+  );
+  if (process.env.BENCH_INDEX !== "0") indexBench();
+  if (TOTAL <= 0) return;
   ensureBuild();
   const fake = await startFakeOpenAI();
   const env: NodeJS.ProcessEnv = {
@@ -214,14 +308,20 @@ async function main() {
     encoding: "utf8",
   });
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
-  let { app } = await startApp(env);
+  if (DIRECT) seedDirect();
+  const { app } = await startApp(env);
   console.log(`memory bench: ${TOTAL} memories, ${DIMS} dims, ${QUERIES} queries per mode, server ${app.baseUrl}`);
 
   const agents: string[] = [];
-  for (let i = 0; i < 20; i++)
+  for (let i = 0; i < (DIRECT ? 0 : 20); i++)
     agents.push((await call(app, "POST", "/api/v1/agents", { name: `bench-${i}-${Date.now().toString(36)}` })).agent.id);
 
   // Ingest: batches of 500 per request, two requests in flight; rate per 10k block.
+  if (!DIRECT) await ingestOverHttp(app, agents, fake);
+  await searchAndRestart(app, env, fake);
+}
+
+async function ingestOverHttp(app: App, agents: string[], fake: Awaited<ReturnType<typeof startFakeOpenAI>>) {
   const random = rng(7);
   const blockRates: number[] = [];
   let blockStart = performance.now();
@@ -259,10 +359,19 @@ async function main() {
   console.log(
     `background embedding drained ${((performance.now() - embedStart) / 1000).toFixed(1)} s after ingest ended (${fake.calls.embeddings} provider calls)`,
   );
+}
+
+async function searchAndRestart(first: App, env: NodeJS.ProcessEnv, fake: Awaited<ReturnType<typeof startFakeOpenAI>>) {
+  let app = first;
 
   const queryRandom = rng(99);
   const queries = Array.from({ length: QUERIES }, () => query(queryRandom));
-  // Warm up (index load, JIT).
+  // Wait for the vector index (loaded in the background at start), then warm up.
+  const loadStart = performance.now();
+  while ((await call(app, "POST", "/api/v1/memories/search", { query: queries[0], mode: "vector" })).mode !== "vector") {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  console.log(`vector index ready ${((performance.now() - loadStart) / 1000).toFixed(1)} s after the first search asked for it`);
   for (const q of queries.slice(0, 10)) await call(app, "POST", "/api/v1/memories/search", { query: q, mode: "hybrid" });
 
   const latency: Record<string, number[]> = { keyword: [], vector: [], hybrid: [] };
@@ -364,6 +473,9 @@ async function main() {
   await fake.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+let running: ChildProcess | null = null;
+process.on("exit", () => running?.kill("SIGTERM"));
 
 main().catch((error) => {
   console.error(error);

@@ -4,11 +4,11 @@
 // the right lesson while rejecting an unrelated question in both modes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_INJECT_THRESHOLD } from "@/lib/memory/scoring";
+import { type Api, apiClient, uniqueAgentName, waitFor } from "./fixtures/memory/http";
+import { LESSONS, PROBES } from "./fixtures/memory/quality-corpus";
 import { server } from "./support/client";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { startTestServer, type TestServer } from "./support/test-server";
-import { type Api, apiClient, uniqueAgentName, waitFor } from "./fixtures/memory/http";
-import { LESSONS, PROBES } from "./fixtures/memory/quality-corpus";
 
 let fake: FakeOpenAI | null = null;
 let second: TestServer | null = null;
@@ -26,7 +26,13 @@ afterAll(async () => {
 async function seed(admin: Api, provider: boolean) {
   const agent = (await admin.post("/api/v1/agents", { name: uniqueAgentName("quality") })).body.agent as { id: string };
   const reply = await admin.post("/api/v1/memories", {
-    items: LESSONS.map((lesson) => ({ name: lesson.name, content: lesson.content, scope: "agent", agentId: agent.id, source: lesson.source ?? "task_failure" })),
+    items: LESSONS.map((lesson) => ({
+      name: lesson.name,
+      content: lesson.content,
+      scope: "agent",
+      agentId: agent.id,
+      source: lesson.source ?? "task_failure",
+    })),
   });
   expect(reply.status).toBe(201);
   const ids = reply.body.ids as number[];
@@ -58,7 +64,12 @@ async function measure(label: string, admin: Api, provider: boolean) {
       if ((results[rank]?.score ?? 0) >= DEFAULT_INJECT_THRESHOLD) aboveThreshold++;
     } else misses.push(probe.query);
   }
-  const unrelated = await admin.post("/api/v1/memories/search", { query: "a good recipe for banana bread with walnuts", limit: 5, agentId, scope: "agent" });
+  const unrelated = await admin.post("/api/v1/memories/search", {
+    query: "a good recipe for banana bread with walnuts",
+    limit: 5,
+    agentId,
+    scope: "agent",
+  });
   const unrelatedTop = (unrelated.body.results[0]?.score as number | undefined) ?? 0;
   const hitAt5 = hits / PROBES.length;
   console.log(

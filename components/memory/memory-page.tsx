@@ -1,8 +1,8 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Search } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "@/lib/api-client";
 import { MEMORY_SOURCES } from "@/lib/contracts/memory";
 import { useCan } from "../session-user";
@@ -119,6 +119,13 @@ export function MemoryPage() {
       }),
   });
 
+  // A search is recorded server-side: refresh the health panel so it shows up.
+  const queryClient = useQueryClient();
+  const answered = search.dataUpdatedAt;
+  useEffect(() => {
+    if (answered) queryClient.invalidateQueries({ queryKey: ["memories", "health"] });
+  }, [answered, queryClient]);
+
   const setFilter = (key: keyof Filters) => (event: React.ChangeEvent<HTMLSelectElement>) =>
     setFilters((f) => ({ ...f, [key]: event.target.value }));
   const searchHits = (search.data?.results ?? []).filter((hit) => !filters.source || hit.source === filters.source);
@@ -150,76 +157,73 @@ export function MemoryPage() {
           }
         />
         <form
-          className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-3"
+          className="space-y-2 border-b border-border px-4 py-3"
           onSubmit={(event) => {
             event.preventDefault();
             setQuery(draft.trim());
           }}
         >
-          <div className="relative min-w-56 flex-1">
-            <Search className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-fg-muted" />
-            <Input
-              className="pl-8"
-              placeholder="Search memories, e.g. flaky tests on CI"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              data-testid="memory-search"
-              aria-label="Search memories"
-            />
-          </div>
-          <Select
-            className="w-40"
-            value={filters.agentId}
-            onChange={setFilter("agentId")}
-            aria-label="Agent"
-            data-testid="memory-filter-agent"
-          >
-            <option value="">All agents</option>
-            {agentList.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.displayName || agent.name}
-              </option>
-            ))}
-          </Select>
-          <Select className="w-32" value={filters.scope} onChange={setFilter("scope")} aria-label="Scope" data-testid="memory-filter-scope">
-            <option value="">Any scope</option>
-            <option value="agent">Agent</option>
-            <option value="swarm">Swarm</option>
-          </Select>
-          <Select
-            className="w-44"
-            value={filters.source}
-            onChange={setFilter("source")}
-            aria-label="Source"
-            data-testid="memory-filter-source"
-          >
-            <option value="">Any source</option>
-            {MEMORY_SOURCES.map((source) => (
-              <option key={source} value={source}>
-                {SOURCE_LABELS[source]}
-              </option>
-            ))}
-          </Select>
-          <Select className="w-32" value={mode} onChange={(e) => setMode(e.target.value)} aria-label="Search mode">
-            <option value="auto">Best mode</option>
-            <option value="keyword">Keyword</option>
-            <option value="vector">Vector</option>
-            <option value="hybrid">Hybrid</option>
-          </Select>
-          <Button type="submit" data-testid="memory-search-submit">
-            Search
-          </Button>
-          {query ? (
-            <Button
-              variant="secondary"
-              onClick={() => {
-                setDraft("");
-                setQuery("");
-              }}
-            >
-              Clear
+          <div className="flex gap-2">
+            <div className="relative flex-1">
+              <Search className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-fg-muted" />
+              <Input
+                className="pl-8"
+                placeholder="Search memories, e.g. flaky tests on CI"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                data-testid="memory-search"
+                aria-label="Search memories"
+              />
+            </div>
+            <Button type="submit" data-testid="memory-search-submit">
+              Search
             </Button>
-          ) : null}
+            {query ? (
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setDraft("");
+                  setQuery("");
+                }}
+              >
+                Clear
+              </Button>
+            ) : null}
+          </div>
+          <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+            <Select value={filters.agentId} onChange={setFilter("agentId")} aria-label="Agent" data-testid="memory-filter-agent">
+              <option value="">All agents</option>
+              {agentList.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.displayName || agent.name}
+                </option>
+              ))}
+            </Select>
+            <Select value={filters.scope} onChange={setFilter("scope")} aria-label="Scope" data-testid="memory-filter-scope">
+              <option value="">Any scope</option>
+              <option value="agent">Agent scope</option>
+              <option value="swarm">Swarm scope</option>
+            </Select>
+            <Select value={filters.source} onChange={setFilter("source")} aria-label="Source" data-testid="memory-filter-source">
+              <option value="">Any source</option>
+              {MEMORY_SOURCES.map((source) => (
+                <option key={source} value={source}>
+                  {SOURCE_LABELS[source]}
+                </option>
+              ))}
+            </Select>
+            <Select
+              value={mode}
+              onChange={(e) => setMode(e.target.value)}
+              aria-label="Search mode"
+              title="Which search answers (best: hybrid when embeddings exist)"
+            >
+              <option value="auto">Best search mode</option>
+              <option value="keyword">Keyword only</option>
+              <option value="vector">Vector only</option>
+              <option value="hybrid">Hybrid</option>
+            </Select>
+          </div>
         </form>
 
         {query ? (

@@ -92,7 +92,27 @@ async function embedQuery(query: string, timeoutMs: number): Promise<Float32Arra
   return vector;
 }
 
+/**
+ * The best keyword matches a viewer may see. Fast path: FTS5 ranks on its own
+ * (no per-match join), then visibility is checked for that short list; only a
+ * narrow view that keeps too few of them pays for the joined query.
+ */
 function keywordCandidates(sqlite: Database.Database, fts: string, where: ReturnType<typeof visibility>, n: number) {
+  const wide = n * 4;
+  const ranked = prepare(
+    sqlite,
+    `SELECT rowid AS id, bm25(memory_fts, 2.0, 1.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ${wide}`,
+  ).all(fts) as { id: number; rank: number }[];
+  const visible = new Set(
+    (
+      prepare(sqlite, `SELECT m.id AS id FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.sql}`).all({
+        ...where.params,
+        ids: JSON.stringify(ranked.map((hit) => hit.id)),
+      }) as { id: number }[]
+    ).map((row) => row.id),
+  );
+  const kept = ranked.filter((hit) => visible.has(hit.id));
+  if (kept.length >= n || ranked.length < wide) return kept.slice(0, n);
   return prepare(
     sqlite,
     `SELECT m.id AS id, bm25(memory_fts, 2.0, 1.0) AS rank FROM memory_fts JOIN Memory m ON m.id = memory_fts.rowid
