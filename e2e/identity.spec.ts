@@ -137,3 +137,16 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   await page.screenshot({ path: "test-results/proposals-dark.png" });
   await page.getByTestId("theme-toggle").click();
 });
+
+test("the agent page shows the identity panel with the agent's security profile", async ({ page }) => {
+  const agent = await newAgent({ securityProfile: "paranoid" });
+  await signIn(page);
+  await page.goto(`/agents/${agent.id}`);
+  const panel = page.getByTestId("identity-panel");
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId("identity-profile")).toContainText(
+    "paranoid: the agent's own changes to SOUL, IDENTITY and USER are refused",
+  );
+  await expect(panel.locator("[data-testid=identity-editor] .monaco-editor")).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/agent-page-identity.png", fullPage: true });
+});

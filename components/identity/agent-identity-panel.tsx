@@ -200,7 +200,7 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
             onClick={() => switchTo(f.kind)}
             data-testid={`identity-tab-${kindToSlug(f.kind)}`}
             className={cn(
-              "-mb-px flex items-center gap-1.5 whitespace-nowrap rounded-t-md border border-transparent px-3 py-1.5 text-sm",
+              "-mb-px flex items-center gap-1 whitespace-nowrap rounded-t-md border border-transparent px-2.5 py-1.5 text-[13px]",
               f.kind === active ? "border-border border-b-panel bg-panel font-medium text-fg" : "text-fg-muted hover:text-fg",
               !f.exists && "italic",
             )}
