@@ -2,6 +2,9 @@
 
 // Monaco, served by the app itself from /monaco/vs (scripts/copy-monaco.mjs),
 // never from a CDN: the editor works with no internet. Follows the app theme.
+// Uncontrolled on purpose: feeding every keystroke back through React state as
+// `value` races with fast typing and drops characters. To replace the content
+// (discard, reload), remount it with a new `key`.
 import Editor, { loader } from "@monaco-editor/react";
 import { useTheme } from "next-themes";
 import { Loading } from "./ui/states";
@@ -9,14 +12,14 @@ import { Loading } from "./ui/states";
 loader.config({ paths: { vs: "/monaco/vs" } });
 
 export function CodeEditor({
-  value,
+  defaultValue,
   onChange,
   language,
   height = 360,
   readOnly = false,
   label,
 }: {
-  value: string;
+  defaultValue: string;
   onChange?: (value: string) => void;
   language: "shell" | "markdown" | "yaml" | "json" | "plaintext";
   height?: number | string;
@@ -28,7 +31,7 @@ export function CodeEditor({
   return (
     <div className="overflow-hidden rounded-md border border-border" data-testid="code-editor">
       <Editor
-        value={value}
+        defaultValue={defaultValue}
         language={language}
         height={height}
         theme={resolvedTheme === "dark" ? "vs-dark" : "vs"}

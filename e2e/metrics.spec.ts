@@ -127,3 +127,20 @@ test("the dashboard shows a banner for an open failure-rate alert", async ({ pag
   await expect(banner).toContainText("6 of 12 tasks failed (50%)");
   await page.screenshot({ path: "/tmp/dashboard-alert.png" });
 });
+
+test("the charts read well in the dark theme", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signIn(page);
+  await page.goto("/metrics");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.getByTestId("metrics-agent").selectOption(alpha.id);
+  await expect(page.getByTestId("chart-rates-plot").locator(".recharts-line-curve")).toHaveCount(1);
+  // Axis labels take the theme's muted text colour, not the light theme's.
+  const tickFill = await page
+    .getByTestId("chart-rates-plot")
+    .locator(".recharts-cartesian-axis-tick-value")
+    .first()
+    .evaluate((el) => getComputedStyle(el).fill);
+  expect(tickFill).toBe("rgb(154, 163, 178)");
+  await page.screenshot({ path: "/tmp/metrics-dark.png", fullPage: true });
+});

@@ -209,6 +209,9 @@ describe("audit log", () => {
 
     const all = await admin().get(`/api/v1/audit?agentId=${agent.id}`);
     expect(all.body.events.map((event: AuditEvent) => event.action)).toContain("agent.created");
+    const about = await admin().get(`/api/v1/audit?targetId=${agent.id}`);
+    expect(about.body.events.map((event: AuditEvent) => event.action)).toContain("agent.created");
+    expect(about.body.events.every((event: AuditEvent) => event.targetId === agent.id)).toBe(true);
     const exact = await admin().get(`/api/v1/audit?agentId=${agent.id}&action=agent.created`);
     expect(exact.body.events.every((event: AuditEvent) => event.action === "agent.created")).toBe(true);
     expect(exact.body.events.length).toBeGreaterThan(0);

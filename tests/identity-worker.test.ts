@@ -35,7 +35,7 @@ describe("locked kinds", () => {
       expect(versionCount(agent.id, kind)).toBe(1);
       expect((await current(agent.id, slug)).content).toBe(base.content);
       expect(lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
-      expect((await admin().get("/api/v1/proposals?agentId=" + agent.id)).body.total).toBe(0);
+      expect((await admin().get(`/api/v1/proposals?agentId=${agent.id}`)).body.total).toBe(0);
     });
   }
 });
@@ -266,5 +266,26 @@ describe("task timeline", () => {
     const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/tools/versions`)).body.versions;
     expect(versions[0].taskId).toBe(taskId);
     expect(auditActions(agent.id).filter((a) => a === "identity.write_refused")).toHaveLength(2);
+  });
+});
+
+describe("bootstrap ritual through the worker", () => {
+  it("after a re-bootstrap, the agent writing SOUL then IDENTITY retires BOOTSTRAP.md (a deletion version, audited)", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    expect((await admin().post(`/api/v1/agents/${agent.id}/rebootstrap`)).status).toBe(200);
+    expect((await admin().get(`/api/v1/agents/${agent.id}/prompt`)).body.bootstrap).toBe(true);
+    const soul = await put(worker, "soul", { content: "# SOUL\ncurious", baseVersionId: null, trigger: "user_request" });
+    expect(soul.status).toBe(200);
+    expect((await current(agent.id, "bootstrap")).exists).toBe(true);
+    const identity = await put(worker, "identity", { content: "# IDENTITY\nName: Wren", baseVersionId: null, trigger: "user_request" });
+    expect(identity.status).toBe(200);
+    const bootstrap = await current(agent.id, "bootstrap");
+    expect(bootstrap.exists).toBe(false);
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/bootstrap/versions`)).body.versions;
+    expect(versions[0]).toMatchObject({ deleted: true, source: "bootstrap", authorType: "system" });
+    expect(lastAudit(agent.id, "identity.bootstrap_retired")).toBeDefined();
+    const preview = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
+    expect(preview.body.bootstrap).toBe(false);
+    expect(preview.body.systemPrompt).toContain("Name: Wren");
   });
 });

@@ -1,6 +1,7 @@
 // The schedules API: the seeded templates, validation, enable/disable, delete, preview.
 import { describe, expect, it } from "vitest";
-import { admin, client, createAgent } from "./support/client";
+import { admin, client, createAgent, server } from "./support/client";
+import { openTestDb } from "./support/metrics-seed";
 
 const body = (extra: Record<string, unknown> = {}) => ({ name: "Nightly", cron: "30 2 * * *", taskTitle: "Nightly sweep", ...extra });
 
@@ -43,11 +44,12 @@ describe("schedules API", () => {
     const disabled = await admin().patch(`/api/v1/schedules/${schedule.id}`, { enabled: false });
     expect(disabled.body.schedule.nextRunAt).toBeNull();
 
-    const audit = await admin().get(`/api/v1/audit?targetId=${schedule.id}`);
-    if (audit.status === 200) {
-      const actions = (audit.body.events ?? []).map((e: { action: string }) => e.action);
-      expect(actions).toEqual(expect.arrayContaining(["schedule.created", "schedule.enabled", "schedule.disabled"]));
-    }
+    const sqlite = openTestDb(server().dbFile);
+    const actions = sqlite.prepare("SELECT action FROM AuditEvent WHERE targetId = ? ORDER BY id").all(schedule.id) as Array<{
+      action: string;
+    }>;
+    sqlite.close();
+    expect(actions.map((row) => row.action)).toEqual(["schedule.created", "schedule.enabled", "schedule.disabled"]);
 
     expect((await admin().delete(`/api/v1/schedules/${schedule.id}`)).status).toBe(204);
     expect((await admin().get(`/api/v1/schedules/${schedule.id}`)).status).toBe(404);

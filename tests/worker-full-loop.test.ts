@@ -24,12 +24,18 @@ function worker(token: string, dir: string, env: Record<string, string>, args = 
   return spawnWorker({ SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: token, WORKSPACE_DIR: dir, POLL_WAIT_MS: "2000", ...env }, args);
 }
 
+let previousGlobal: string | null = null;
 beforeAll(async () => {
   target = server();
+  // The server is shared with other test files: the global script is put back afterwards.
+  const before = await call(target, "GET", "/api/v1/config?scope=global&key=SETUP_SCRIPT");
+  previousGlobal = before.body.entries?.[0]?.value ?? null;
   await setGlobalSetupScript(target, '#!/bin/bash\necho "global script ran" >> setup-runs.log');
 });
-afterAll(() => {
+afterAll(async () => {
   for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+  if (previousGlobal !== null) await setGlobalSetupScript(target, previousGlobal);
+  else await call(target, "DELETE", "/api/v1/config?scope=global&key=SETUP_SCRIPT");
 });
 
 describe("worker full loop", { timeout: 120_000 }, () => {
@@ -37,6 +43,7 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     const agent = await agentWithToken(target, { securityProfile: "standard" });
     const dir = workspace();
     const soulBefore = await identity(target, agent.id, "soul");
+    const setupBefore = await identity(target, agent.id, "setup-script");
     const first = await createTask(target, { title: "learn the build", agentId: agent.id });
 
     const run = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
@@ -55,16 +62,28 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     // Standard profile: the SOUL.md edit waits for an operator; SOUL.md itself is unchanged.
     const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
     expect(proposals.body.proposals).toHaveLength(1);
-    expect(proposals.body.proposals[0]).toMatchObject({ kind: "SOUL" });
-    expect(JSON.stringify(proposals.body.proposals[0])).toContain(`I double-check my work (task ${first})`);
+    expect(proposals.body.proposals[0]).toMatchObject({ kind: "SOUL", trigger: "agent", taskId: first });
+    const proposal = await call(target, "GET", `/api/v1/proposals/${proposals.body.proposals[0].id}`);
+    expect(JSON.stringify(proposal.body)).toContain(`I double-check my work (task ${first})`);
     expect((await identity(target, agent.id, "soul")).content).toBe(soulBefore.content);
 
     // The stored setup script: the agent's line only, no markers, no global content.
     const setup = await identity(target, agent.id, "setup-script");
-    expect(setup.content.trim()).toBe(`echo "agent added line ran" >> setup-runs.log # agent-added-${first}`);
+    const added = `echo "agent added line ran" >> setup-runs.log # agent-added-${first}`;
+    expect(setup.content.trim()).toBe([setupBefore.content.trim(), added].filter(Boolean).join("\n"));
     expect(setup.content).not.toContain("# ===");
     expect(setup.content).not.toContain("global script ran");
     expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\n");
+
+    // The task's timeline shows what the sync did (200 applied, 202 queued).
+    const syncEvents = done.events.filter((event: { type: string }) => event.type === "sync");
+    expect(syncEvents.map((event: { data: { httpStatus: number } }) => event.data.httpStatus).sort()).toEqual([200, 200, 202]);
+
+    // memory/ files became memories: the agent's own, and memory/shared/ for the whole swarm.
+    const memories = await call(target, "GET", `/api/v1/memories?source=file_index&limit=200`);
+    expect(memories.status, JSON.stringify(memories.body)).toBe(200);
+    const mine = memories.body.memories.filter((m: { content: string }) => m.content.includes(first) || m.content.includes("staging DB"));
+    expect(mine.map((m: { scope: string; agentId: string | null }) => m.scope).sort()).toEqual(["agent", "swarm"]);
 
     // Second task: exactly one marker block, and both scripts run again.
     const second = await createTask(target, { title: "again", agentId: agent.id });
@@ -76,6 +95,23 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(count(startup, SETUP_MARKER_END)).toBe(1);
     expect(count(startup, "global script ran")).toBe(1);
     expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\nglobal script ran\nagent added line ran\n");
+  });
+
+  it("gives the agent a swarm CLI that reaches the app with the worker's credentials", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "standard" });
+    const taskId = await createTask(target, { title: "use the cli", agentId: agent.id });
+    const run = worker(agent.token, workspace(), { AGENT_COMMAND: fixtureAgent("swarm-cli.sh") });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toMatch(/proposed: soul waits for an operator's review \(proposal \S+\)/);
+    expect(task.output).toContain("stored: 1 chunk(s)");
+    expect(task.output).toContain("pnpm is faster here");
+    expect(task.output).toContain("locked exit: 1");
+    expect(task.output).toContain("usage exit: 2");
+    expect(JSON.stringify(events)).toContain("reading the code base");
+    const proposals = await call(target, "GET", `/api/v1/proposals?status=pending&agentId=${agent.id}`);
+    expect(proposals.body.proposals).toEqual([expect.objectContaining({ kind: "SOUL", reason: "be kinder", taskId })]);
   });
 
   it("fails the task with a reason when the agent fails", async () => {

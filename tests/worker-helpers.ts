@@ -1,10 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON answers of the app under test
 // Helpers for the full-loop tests: a real app (tests/support), a real worker
 // process (worker/main.ts --once) and scripted agents (tests/fixtures/agents).
-import { randomBytes } from "node:crypto";
-import Database from "better-sqlite3";
 import { expect } from "vitest";
-import { hashToken } from "../lib/auth/secrets";
 
 export type Target = { baseUrl: string; dbFile: string; adminToken: string };
 
@@ -25,40 +22,21 @@ export async function call(target: Target, method: string, path: string, body?: 
 }
 
 let counter = 0;
-/** A new agent and a worker token for it (through the token API). */
+/** A new agent and a worker token for it, both through the operator API. */
 export async function agentWithToken(target: Target, body: Record<string, unknown> = {}) {
   counter += 1;
   const agent = await call(target, "POST", "/api/v1/agents", { name: `wl-${process.pid}-${Date.now().toString(36)}-${counter}`, ...body });
   expect(agent.status, JSON.stringify(agent.body)).toBe(201);
   const id = agent.body.agent.id as string;
   const made = await call(target, "POST", `/api/v1/agents/${id}/tokens`, { name: "full-loop worker" });
-  if (made.status === 201) return { id, name: agent.body.agent.name as string, token: made.body.token as string };
-  // Until the token API is merged: the row it writes (hash only), so the worker still authenticates over HTTP.
-  const token = `sdw_${randomBytes(32).toString("base64url")}`;
-  const db = new Database(target.dbFile);
-  db.prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)").run(
-    `t${randomBytes(10).toString("hex")}`,
-    id,
-    "full-loop worker",
-    hashToken(token),
-    token.slice(0, 10),
-    Date.now(),
-  );
-  db.close();
-  return { id, name: agent.body.agent.name as string, token };
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return { id, name: agent.body.agent.name as string, token: made.body.token as string };
 }
 
 /** The global setup script (swarm config, scope global, key SETUP_SCRIPT). */
 export async function setGlobalSetupScript(target: Target, value: string) {
   const reply = await call(target, "PUT", "/api/v1/config", { scope: "global", key: "SETUP_SCRIPT", value });
-  if (reply.status === 200 || reply.status === 201) return;
-  // Until the config API is merged: the row it writes.
-  const db = new Database(target.dbFile);
-  db.prepare(
-    `INSERT INTO SwarmConfig (id, scope, scopeId, key, value, secret, createdAt, updatedAt) VALUES (?, 'global', '', 'SETUP_SCRIPT', ?, 0, ?, ?)
-     ON CONFLICT(scope, scopeId, key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-  ).run(`c${randomBytes(10).toString("hex")}`, value, Date.now(), Date.now());
-  db.close();
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
 export async function createTask(target: Target, body: Record<string, unknown>) {

@@ -88,7 +88,7 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
         reason: input.reason,
       });
       if (outcome.result === "applied" || outcome.result === "pending" || outcome.result === "conflict_proposed") {
-        ctx.sync.noteStored(kind, input.content, outcome.versionId ?? null);
+        if (outcome.result === "applied" && outcome.versionId) await ctx.sync.adoptApplied(kind, input.content, outcome.versionId);
         return [
           outcome.result === "applied" ? 200 : 202,
           { status: outcome.result, versionId: outcome.versionId, proposalId: outcome.proposalId, detail: outcome.detail },

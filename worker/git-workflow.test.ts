@@ -72,6 +72,23 @@ describe("git workflow", () => {
     expect(sh(origin, "branch", "--list", "task-t1")).toContain("task-t1");
   });
 
+  it("does not land anything on main once the task was stopped (cancelled, taken back)", async () => {
+    const dir = clone("ada");
+    const before = sh(origin, "rev-parse", "main");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    writeFileSync(path.join(dir, "feature.txt"), "late\n");
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 0,
+      rerun: noRerun,
+      stopped: () => true,
+    });
+    expect(outcome).toEqual({ kind: "failed", branch, reason: "stopped before merging into main" });
+    expect(sh(origin, "rev-parse", "main")).toBe(before);
+  });
+
   it("completes with no changes when the agent changed nothing", async () => {
     const dir = clone("ada");
     const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });

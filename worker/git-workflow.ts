@@ -158,7 +158,15 @@ export async function finishTaskBranch({
   message,
   verifyRetries,
   rerun,
-}: GitSettings & { branch: string; message: string; verifyRetries: number; rerun: AgentRerun }): Promise<GitOutcome> {
+  stopped = () => false,
+}: GitSettings & {
+  branch: string;
+  message: string;
+  verifyRetries: number;
+  rerun: AgentRerun;
+  /** True once the task must not land any more (cancelled, taken back, worker stopping). */
+  stopped?: () => boolean;
+}): Promise<GitOutcome> {
   const gate = await verificationGate({ dir, retries: verifyRetries, rerun });
   if (!gate.ok)
     return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
@@ -195,6 +203,7 @@ export async function finishTaskBranch({
       lastError = `pushing ${branch} failed: ${pushed.stderr.trim()}`;
       continue;
     }
+    if (stopped()) return { kind: "failed", branch, reason: "stopped before merging into main" };
     // Not forced: the remote refuses anything but a fast-forward, which is the race guard between agents.
     const merged = await git(dir, ["push", "--quiet", remote, `HEAD:refs/heads/${main}`]);
     if (merged.ok) {

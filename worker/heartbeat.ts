@@ -50,7 +50,8 @@ export class Heartbeat {
     try {
       const answer = await api.heartbeat(taskId, progress);
       if (progress) log.info(`progress: ${progress.split("\n")[0]}`, taskId);
-      if (answer.cancelled) onEnd("cancelled", `the task was cancelled (status ${answer.status})`);
+      if (answer.cancelled && answer.status === "cancelled") onEnd("cancelled", "the task was cancelled");
+      else if (answer.cancelled) onEnd("lost", `the task was taken back from this worker (now ${answer.status})`);
     } catch (error) {
       if (error instanceof WorkerApiError && [403, 404, 409].includes(error.status)) {
         onEnd("lost", `the task is no longer this worker's: ${error.message}`);

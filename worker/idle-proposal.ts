@@ -3,7 +3,7 @@
 // operator to accept (reference 004, "When No Tickets Are Available").
 
 import { agentEnv } from "./agent-env";
-import { startAgent } from "./agent-runner";
+import { type AgentCommand, startAgent } from "./agent-runner";
 import type { ApiClient } from "./api-client";
 import type { WorkerConfig } from "./config";
 import type { Logger } from "./log";
@@ -35,13 +35,17 @@ export function parseProposal(output: string): { title: string; description: str
 }
 
 export async function proposeImprovement({ config, api, log }: { config: WorkerConfig; api: ApiClient; log: Logger }): Promise<boolean> {
-  if (config.harness !== "command") {
-    log.warn("idle proposals need AGENT_COMMAND in this version (HARNESS=claude runs tasks only)");
-    return false;
-  }
   log.info("idle: asking the agent for an improvement proposal");
+  // Read-only tools and no hooks: a proposal changes nothing and has no task to sync to.
+  const command: AgentCommand =
+    config.harness === "claude"
+      ? {
+          file: config.claudeBin,
+          args: ["-p", "--output-format", "text", "--max-turns", String(config.maxTurns), "--allowedTools", "Read,Glob,Grep"],
+        }
+      : { shell: config.agentCommand };
   const running = startAgent({
-    command: { shell: config.agentCommand },
+    command,
     cwd: config.workspaceDir,
     env: { ...agentEnv({ base: process.env, workspaceDir: config.workspaceDir }), SWARMDECK_IDLE_PROPOSAL: "1" },
     stdin: IDLE_PROMPT,

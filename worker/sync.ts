@@ -6,15 +6,16 @@
 // resent as a proposal against the current version.
 import { createHash } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, type IdentityKind, type Trigger } from "../lib/contracts/identity";
-import { extractAgentSetupScript } from "../lib/setup-script/compose";
+import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
 import { FILE_KINDS, type PreparedWorkspace, readIfExists } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
+type SendOutcome = SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string; base?: string | null };
 export type SyncOutcome = { kind: IdentityKind; result: "applied" | "pending" | "refused" | "conflict_proposed" | "error"; detail: string };
 
 const MEMORY_DIR = "memory";
@@ -96,10 +97,23 @@ export class WorkspaceSync {
     return this.state.get(kind)?.base ?? null;
   }
 
-  /** Records what a `swarm identity` call stored, so the file sync does not send it again. */
-  noteStored(kind: IdentityKind, content: string, versionId: string | null): void {
-    const current = this.state.get(kind);
-    this.state.set(kind, { base: versionId ?? current?.base ?? null, synced: content });
+  /**
+   * A `swarm identity write` the app applied: the workspace file takes the new
+   * content (the start-up file its block), so the file and its base agree and the
+   * file sync does not send it again. A pending proposal changes nothing here.
+   */
+  async adoptApplied(kind: IdentityKind, content: string, versionId: string): Promise<void> {
+    const { workspaceDir, prepared } = this.options;
+    if (kind === "SETUP_SCRIPT") {
+      const file = path.join(workspaceDir, prepared.startupFile);
+      const scripts = { global: prepared.setupScript.global, agent: content };
+      const written = prependSetupBlock((await readIfExists(file)) ?? "", scripts);
+      await writeFile(file, written);
+      this.state.set(kind, { base: versionId, synced: extractAgentSetupScript(written, scripts.global) });
+      return;
+    }
+    await writeFile(path.join(workspaceDir, IDENTITY_FILE_NAMES[kind]), content);
+    this.state.set(kind, { base: versionId, synced: content });
   }
 
   private async syncOnce(why: string): Promise<void> {
@@ -123,7 +137,9 @@ export class WorkspaceSync {
       mode: "write",
       reason: `edited by the agent during the task (${why})`,
     });
-    if (outcome.result !== "error") this.state.set(kind, { base: outcome.versionId ?? state.base, synced: content });
+    if (outcome.result === "error") return;
+    const base = outcome.versionId ?? (outcome.result === "conflict_proposed" ? (outcome.base ?? state.base) : state.base);
+    this.state.set(kind, { base, synced: content });
   }
 
   /** One identity write with the 409 rule; returns what happened (also logged and kept in outcomes). */
@@ -139,11 +155,11 @@ export class WorkspaceSync {
     trigger: Trigger;
     mode: "write" | "propose";
     reason: string;
-  }): Promise<SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }> {
+  }): Promise<SendOutcome> {
     const { api, log, taskId } = this.options;
     const file = kind === "SETUP_SCRIPT" ? "setup script" : IDENTITY_FILE_NAMES[kind];
     const base = this.baseOf(kind);
-    const record = (outcome: SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }) => {
+    const record = (outcome: SendOutcome) => {
       this.outcomes.push({ kind: outcome.kind, result: outcome.result, detail: outcome.detail });
       const level = outcome.result === "error" || outcome.result === "refused" ? "warn" : "info";
       log[level](`sync ${file}: ${outcome.detail}`, taskId);
@@ -189,7 +205,7 @@ export class WorkspaceSync {
     trigger: Trigger;
     reason: string;
     error: WorkerApiError;
-  }): Promise<SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string }> {
+  }): Promise<SendOutcome> {
     const { api, taskId } = this.options;
     const details = (error.details ?? {}) as { currentVersionId?: unknown };
     let current = typeof details.currentVersionId === "string" ? details.currentVersionId : undefined;
@@ -207,8 +223,8 @@ export class WorkspaceSync {
         taskId,
       });
       if (result.status === "pending") {
-        this.state.set(kind, { base: current ?? null, synced: content });
         return {
+          base: current ?? null,
           kind,
           result: "conflict_proposed",
           detail: `409 ${error.code}: resent as proposal ${result.proposalId} against ${current}`,

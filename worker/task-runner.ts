@@ -171,6 +171,7 @@ export async function runTask({
         branch,
         message: `${branch}: ${task.title}`,
         verifyRetries: config.verifyRetries,
+        stopped: () => stop !== null,
         rerun: async (prompt, purpose) => {
           const rerun = await runAgent(prompt, purpose);
           return { ok: rerun.code === 0, output: rerun.stdout };
@@ -207,7 +208,10 @@ export async function runTask({
       log.info("the task was cancelled; the agent is stopped", taskId);
       return "cancelled";
     }
-    if (why.why === "lost") return "lost";
+    if (why.why === "lost") {
+      log.warn(`not finishing: ${why.detail}`, taskId);
+      return "lost";
+    }
     return release(`the worker was stopped before the task finished (${why.detail}); giving it back`);
   }
 }

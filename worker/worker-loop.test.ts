@@ -166,10 +166,36 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
     expect(done?.body.output).toContain("usage exit: 2");
     const heartbeat = app.calls.find((call) => call.path === "/api/worker/tasks/t1/heartbeat" && call.body?.progress);
     expect(heartbeat?.body.progress).toBe("reading the code base");
-    expect(app.state.proposals).toContainEqual(expect.objectContaining({ kind: "SOUL", mode: "propose", base: "soul-1" }));
+    // Exactly the CLI's proposal: the untouched SOUL.md in the workspace must not be sent over it at exit.
+    expect(app.state.proposals).toEqual([
+      expect.objectContaining({ kind: "SOUL", mode: "propose", base: "soul-1", content: "# Soul\nI am careful and kind.\n" }),
+    ]);
+    expect(puts("soul")).toHaveLength(1);
     expect(app.state.memories).toContainEqual(
       expect.objectContaining({ name: "pnpm tip", scope: "swarm", source: "manual", taskId: "t1" }),
     );
+  });
+
+  it("writes an applied `swarm identity write` into the workspace file, so it is not sent twice", async () => {
+    await app.close();
+    app = await startFakeApp({ profile: "power" });
+    app.queue.push(fakeTask("t1"));
+    const script = [
+      "cat >/dev/null",
+      "printf '# Soul\\nBold.\\n' > /tmp/soul-$$.md",
+      "swarm identity write soul --file /tmp/soul-$$.md --reason 'be bold' || exit 5",
+      "printf 'apt-get install -y ripgrep\\n' > /tmp/setup-$$.sh",
+      "swarm identity write setup-script --file /tmp/setup-$$.sh --reason 'rg' || exit 6",
+      "rm -f /tmp/soul-$$.md /tmp/setup-$$.sh",
+    ].join("\n");
+    const worker = spawnWorker(env({ AGENT_COMMAND: script }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(app.finished.get("t1")?.status, worker.log()).toBe("completed");
+    expect(app.files.get("SOUL")!.at(-1)!.content).toBe("# Soul\nBold.\n");
+    expect(readFileSync(path.join(workspace, "SOUL.md"), "utf8")).toBe("# Soul\nBold.\n");
+    expect(readFileSync(path.join(workspace, "start-up.sh"), "utf8")).toContain(`apt-get install -y ripgrep\n${SETUP_MARKER_END}`);
+    expect(puts("soul")).toHaveLength(1);
+    expect(puts("setup-script")).toHaveLength(1);
   });
 
   it("runs Claude Code in print mode with the system prompt, limits and hooks that sync", async () => {

@@ -45,7 +45,7 @@ export function SecurityProfileCard({ agent }: { agent: AgentDto }) {
           <div className="flex items-center gap-3">
             <Select
               aria-label="Security profile"
-              className="w-48"
+              style={{ width: "12rem" }}
               value={agent.securityProfile}
               disabled={change.isPending}
               onChange={(event) => change.mutate(event.target.value as SecurityProfile)}

@@ -105,7 +105,7 @@ export function AuditPage() {
               name="action"
               placeholder="Filter by action, e.g. agent or config.updated"
               defaultValue={action}
-              className="w-80"
+              style={{ width: "20rem" }}
               aria-label="Filter by action"
             />
             <Button type="submit" variant="secondary" size="sm">
@@ -176,7 +176,10 @@ export function AuditPage() {
                       <RelativeTime iso={event.createdAt} />
                     </td>
                     <td className="px-4 py-2">
-                      <span>{event.actorLabel}</span> <span className="text-xs text-fg-muted">{event.actorType.replace("_", " ")}</span>
+                      <span>{event.actorLabel}</span>
+                      {event.actorType === "worker" || event.actorType === "system" ? (
+                        <span className="ml-1 text-xs text-fg-muted">{event.actorType}</span>
+                      ) : null}
                     </td>
                     <td className="px-4 py-2">
                       <Badge tone={event.id === brokenAt ? "danger" : "neutral"}>{event.action}</Badge>

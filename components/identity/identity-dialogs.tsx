@@ -42,7 +42,7 @@ export function ConflictDialog({
       onOpenChange={(open) => !open && onClose()}
       title={`${name}: their changes and yours`}
       description={`Left: version ${conflict.theirs.versionNumber ?? "?"} saved by ${conflict.theirs.by} while you were editing. Right: your text. Edit the right side into the version you want, then save it on top of theirs.`}
-      className="max-w-6xl"
+      className="max-w-6xl!"
     >
       <div className="h-[60vh] overflow-hidden rounded-md border border-border" data-testid="conflict-diff">
         <CodeDiff
@@ -87,7 +87,7 @@ export function PromptPreviewDialog({
       onOpenChange={onOpenChange}
       title="System prompt preview"
       description="What the agent's next task starts with: AGENT, SOUL, IDENTITY, USER, capabilities, then the base sections. TOOLS.md is read on demand, not injected."
-      className="max-w-5xl"
+      className="max-w-5xl!"
     >
       {preview.isPending ? (
         <Loading label="Assembling…" />
@@ -157,7 +157,7 @@ export function RebootstrapButton({ agentId, agentName, existing }: { agentId: s
             </p>
           </div>
         }
-        confirmLabel={erased.length ? `Erase ${listFiles(erased)}` : "Restore BOOTSTRAP.md"}
+        confirmLabel={erased.length ? "Erase and re-bootstrap" : "Restore BOOTSTRAP.md"}
         destructive
         busy={run.isPending}
         onConfirm={() => run.mutate()}

@@ -135,7 +135,7 @@ export function IdentityHistory({ agentId, kind, canWrite }: { agentId: string; 
             ? `Left: v${compare.older.number} by ${compare.older.authorLabel}. Right: v${compare.newer.number} by ${compare.newer.authorLabel}.`
             : undefined
         }
-        className="max-w-6xl"
+        className="max-w-6xl!"
       >
         {compare ? (
           <div className="h-[65vh] overflow-hidden rounded-md border border-border" data-testid="version-diff">

@@ -28,6 +28,13 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
     return { lanes: laneNames, bySource: groups };
   }, [data]);
   const height = Math.max(160, lanes.length * 28 + 70);
+  const times = (data?.versions ?? []).map((v) => Date.parse(v.createdAt));
+  // Short spans get the hour on each tick so two ticks of one day stay apart.
+  const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
+  const tick = (v: number) => {
+    const iso = new Date(v).toISOString();
+    return span < 4 * 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(5, 10);
+  };
   return (
     <Card data-testid="chart-identity">
       <CardHeader
@@ -62,7 +69,8 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
                 type="number"
                 dataKey="x"
                 domain={["dataMin - 3600000", "dataMax + 3600000"]}
-                tickFormatter={(v) => new Date(v).toISOString().slice(5, 10)}
+                tickFormatter={tick}
+                tickCount={6}
                 {...AXIS}
               />
               <YAxis

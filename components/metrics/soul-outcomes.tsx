@@ -63,7 +63,7 @@ export function SoulOutcomes({ agentId }: { agentId: string }) {
             </ResponsiveContainer>
           </ChartFrame>
           <div className="overflow-x-auto border-t border-border">
-            <table className="w-full text-sm" data-testid="soul-outcomes-table">
+            <table className="w-full text-sm whitespace-nowrap" data-testid="soul-outcomes-table">
               <thead className="text-left text-xs text-fg-muted">
                 <tr>
                   <th className="px-4 py-2 font-medium">Version</th>

@@ -52,7 +52,7 @@ export function RateChart({ data, isPending, error }: { data?: TaskSeries; isPen
       ) : (
         <ChartFrame testId="chart-rates-plot">
           <ResponsiveContainer>
-            <LineChart data={rows} margin={{ left: 4, right: 16 }}>
+            <LineChart data={rows} margin={{ left: 4, right: 16, top: 8 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="day" tickFormatter={shortDay} {...AXIS} />
               <YAxis domain={[0, 1]} tickFormatter={(v) => pct(v)} width={44} {...AXIS} />
@@ -91,7 +91,7 @@ export function DurationChart({ data, isPending, error }: { data?: TaskSeries; i
       ) : (
         <ChartFrame testId="chart-durations-plot">
           <ResponsiveContainer>
-            <LineChart data={data?.swarm} margin={{ left: 4, right: 16 }}>
+            <LineChart data={data?.swarm} margin={{ left: 4, right: 16, top: 8 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="day" tickFormatter={shortDay} {...AXIS} />
               <YAxis tickFormatter={(v) => duration(v)} width={56} {...AXIS} />

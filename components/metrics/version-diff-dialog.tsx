@@ -48,7 +48,7 @@ export function VersionDiffDialog({ versionId, onClose }: { versionId: string | 
           </span>
         ) : undefined
       }
-      className="max-w-5xl"
+      className="max-w-5xl!"
     >
       {query.isPending ? (
         <Loading />

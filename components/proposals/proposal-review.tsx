@@ -123,7 +123,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
         ) : null}
         <div className="flex justify-between text-xs text-fg-muted">
           <span>{moved ? `Current version ${p.currentVersionNumber}` : `Base version ${p.baseVersionNumber ?? "(none)"}`}</span>
-          <span>{open ? "Proposed (you can edit this side)" : "Proposed"}</span>
+          <span>{moved ? "Proposal merged onto it (edit to resolve)" : open ? "Proposed (you can edit this side)" : "Proposed"}</span>
         </div>
         <div className="h-[55vh] overflow-hidden rounded-md border border-border" data-testid="proposal-diff">
           <CodeDiff

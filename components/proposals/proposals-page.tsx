@@ -10,10 +10,12 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
 import { api } from "@/lib/api-client";
-import { PROPOSAL_STATUSES, type ProposalDto } from "@/lib/contracts/identity";
+import type { PROPOSAL_STATUSES, ProposalDto } from "@/lib/contracts/identity";
 import { ProposalReview } from "./proposal-review";
 
 type Status = (typeof PROPOSAL_STATUSES)[number];
+/** Open ones first: what needs a reviewer. */
+const FILTERS: readonly Status[] = ["pending", "conflict", "approved", "rejected", "superseded"];
 
 const STATUS_TONES: Record<Status, "accent" | "ok" | "danger" | "warn" | "neutral"> = {
   pending: "accent",
@@ -53,7 +55,7 @@ export function ProposalsPage() {
         description="Changes agents proposed to their own identity files. Nothing changes until you approve it."
       />
       <div role="tablist" aria-label="Proposal status" className="mb-4 flex flex-wrap gap-1">
-        {PROPOSAL_STATUSES.map((s) => (
+        {FILTERS.map((s) => (
           <button
             key={s}
             type="button"

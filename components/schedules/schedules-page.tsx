@@ -148,7 +148,7 @@ export function SchedulesPage() {
         open={editing !== null}
         onOpenChange={(open) => (open ? null : setEditing(null))}
         title={editing === "new" ? "New schedule" : `Edit ${editing?.name ?? ""}`}
-        className="max-w-2xl"
+        className="max-w-2xl!"
       >
         {editing !== null ? (
           <ScheduleForm

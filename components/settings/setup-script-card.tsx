@@ -27,6 +27,7 @@ export function SetupScriptCard() {
   const entry = saved.data?.entries[0];
   const savedValue = entry?.value ?? "";
   const [draft, setDraft] = useState<string | null>(null);
+  const [editorKey, setEditorKey] = useState(0);
   const value = draft ?? savedValue;
   const dirty = draft !== null && draft !== savedValue;
 
@@ -69,7 +70,14 @@ export function SetupScriptCard() {
               </span>
             ) : null}
             {dirty ? (
-              <Button size="sm" variant="ghost" onClick={() => setDraft(null)}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => {
+                  setDraft(null);
+                  setEditorKey((key) => key + 1);
+                }}
+              >
                 Discard
               </Button>
             ) : null}
@@ -89,9 +97,10 @@ export function SetupScriptCard() {
         ) : (
           <>
             <CodeEditor
+              key={editorKey}
               label="Global setup script"
               language="shell"
-              value={value}
+              defaultValue={savedValue}
               onChange={(next) => setDraft(next)}
               readOnly={!can.write}
               height={340}

@@ -105,7 +105,8 @@ export function UsersCard() {
                 <td className="px-4 py-2">
                   <Select
                     aria-label={`Role of ${user.email}`}
-                    className="h-8 w-32"
+                    className="h-8"
+                    style={{ width: "8rem" }}
                     value={user.role}
                     disabled={update.isPending}
                     onChange={(event) => update.mutate({ user, patch: { role: event.target.value as UserRole } })}

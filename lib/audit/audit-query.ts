@@ -20,6 +20,7 @@ export async function listAuditEvents(filter: {
   before?: number;
   action?: string;
   agentId?: string;
+  targetId?: string;
 }): Promise<{ events: AuditEventDto[]; nextBefore: number | null }> {
   const clauses: string[] = [];
   const args: Record<string, unknown> = { limit: filter.limit + 1 };
@@ -34,6 +35,10 @@ export async function listAuditEvents(filter: {
   if (filter.agentId) {
     clauses.push("agentId = @agentId");
     args.agentId = filter.agentId;
+  }
+  if (filter.targetId) {
+    clauses.push("targetId = @targetId");
+    args.targetId = filter.targetId;
   }
   const sql = `SELECT id, createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, hash
     FROM AuditEvent ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""} ORDER BY id DESC LIMIT @limit`;

@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/audit/audit-log";
 import { authSecret } from "@/lib/config/secrets";
 import type { UserRole } from "@/lib/contracts/common";
 import { WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
-import { db } from "@/lib/db";
+import { db, prepare, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { isUserRole } from "./roles";
 import { hashToken } from "./secrets";
@@ -78,21 +78,44 @@ export async function authenticateWorker(req: NextRequest): Promise<WorkerPrinci
   if (!token.startsWith(WORKER_TOKEN_PREFIX)) {
     throw new ApiError("forbidden", "The worker API takes a worker token only; operator tokens and sessions do not work here");
   }
-  const row = await db.workerToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { agent: true } });
-  if (!row || row.revokedAt || row.agent.archivedAt) throw new ApiError("unauthorized", "The worker token is not valid or was revoked");
-  touchLater(row.lastUsedAt, () => db.workerToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }));
-  const { agent } = row;
+  // Every worker call (polls, heartbeats) passes here: one cached raw statement,
+  // not a Prisma query (whose per-call query compilation cost more than the claim itself).
+  const tokenHash = hashToken(token);
+  const row = await withSqlite(
+    (sqlite) =>
+      prepare(
+        sqlite,
+        `SELECT w.id, w.lastUsedAt, w.revokedAt, a.id AS agentId, a.name, a.role, a.securityProfile, a.archivedAt
+         FROM WorkerToken w JOIN Agent a ON a.id = w.agentId WHERE w.tokenHash = ?`,
+      ).get(tokenHash) as WorkerTokenRow | undefined,
+  );
+  if (!row || row.revokedAt !== null || row.archivedAt !== null)
+    throw new ApiError("unauthorized", "The worker token is not valid or was revoked");
+  touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), () =>
+    withSqlite((sqlite) => prepare(sqlite, "UPDATE WorkerToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), row.id)),
+  );
   return {
     kind: "worker",
     tokenId: row.id,
     agent: {
-      id: agent.id,
-      name: agent.name,
-      role: agent.role === "lead" ? "lead" : "worker",
-      securityProfile: agent.securityProfile as WorkerPrincipal["agent"]["securityProfile"],
+      id: row.agentId,
+      name: row.name,
+      role: row.role === "lead" ? "lead" : "worker",
+      securityProfile: row.securityProfile as WorkerPrincipal["agent"]["securityProfile"],
     },
   };
 }
+
+type WorkerTokenRow = {
+  id: string;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+  agentId: string;
+  name: string;
+  role: string;
+  securityProfile: string;
+  archivedAt: number | null;
+};
 
 export function operatorActor(principal: OperatorPrincipal): Actor {
   return {

@@ -21,6 +21,8 @@ export const listAuditQuerySchema = z.object({
   before: z.coerce.number().int().positive().optional(),
   action: z.string().max(64).optional(),
   agentId: z.string().max(64).optional(),
+  /** Events about one thing (an agent, a token, a schedule, ...). */
+  targetId: z.string().max(512).optional(),
 });
 
 export const listAuditResponseSchema = z.object({

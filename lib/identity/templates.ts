@@ -21,7 +21,7 @@ const TEMPLATE_FILES: Record<IdentityKind, string> = {
 export type TemplateAgent = { name: string; displayName?: string; role?: string; description?: string; maxConcurrentTasks?: number };
 
 export function templatesDir(): string {
-  return process.env.SWARMDECK_IDENTITY_TEMPLATES || path.join(process.cwd(), "lib", "identity", "templates");
+  return process.env.SWARMDECK_IDENTITY_TEMPLATES || path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "identity", "templates");
 }
 
 /** Replaces `{{key}}` placeholders; unknown keys stay visible rather than vanish. */

@@ -12,8 +12,20 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const TOKEN = /\b(?=[a-z0-9_]*\d)(?=[a-z0-9_]*[a-z])[a-z0-9_]{7,}\b/gi;
 const NUMBER = /\d+(?:\.\d+)?/g;
 
+const memo = new Map<string, string>();
+
 /** The grouping key of a failure reason: its first line, lower-case, ids → <id>, numbers → <n>. */
 export function normalizeFailureReason(reason: string | null | undefined): string {
+  const text = reason ?? "";
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const key = normalize(text);
+  if (memo.size >= 50_000) memo.clear();
+  memo.set(text, key);
+  return key;
+}
+
+function normalize(reason: string): string {
   const firstLine = (reason ?? "").split("\n").find((line) => line.trim()) ?? "";
   const key = firstLine
     .toLowerCase()

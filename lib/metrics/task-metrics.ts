@@ -1,5 +1,7 @@
 // Task metrics read from the daily rollups only (never from Task rows), so an
-// overview costs the same at a thousand tasks as at a million.
+// overview costs the same at a thousand tasks as at a million. Histograms are
+// parsed once and cached per rollup row (and per day, swarm-wide), keyed by the
+// row's durationCount: a histogram only changes when that count grows.
 import "server-only";
 import type Database from "better-sqlite3";
 import { DURATION_BUCKET_ERROR_PCT, type MetricsOverview } from "@/lib/contracts/metrics";
@@ -7,8 +9,9 @@ import { prepare, withSqlite } from "@/lib/db";
 import { addInto, emptyHistogram, parseHistogram, quantile } from "./duration-buckets";
 import type { DayRange } from "./range";
 
-type RollupRow = {
+export type RollupRow = {
   day: string;
+  /** "" for tasks without an agent; "*" for a whole day of the swarm. */
   agentId: string;
   created: number;
   completed: number;
@@ -16,7 +19,6 @@ type RollupRow = {
   cancelled: number;
   durationSumMs: number;
   durationCount: number;
-  durationHist: string;
 };
 
 export type Totals = {
@@ -29,9 +31,13 @@ export type Totals = {
   hist: number[];
 };
 
-const COLUMNS = "day, agentId, created, completed, failed, cancelled, durationSumMs, durationCount, durationHist";
+const COLUMNS = "day, agentId, created, completed, failed, cancelled, durationSumMs, durationCount";
+const SUMS =
+  "sum(created) AS created, sum(completed) AS completed, sum(failed) AS failed, sum(cancelled) AS cancelled, sum(durationSumMs) AS durationSumMs, sum(durationCount) AS durationCount";
+export const SWARM = "*";
 
-export function readRollups(sqlite: Database.Database, range: DayRange, agentId?: string): RollupRow[] {
+/** Rows per day and agent (or, with `swarmDays`, one summed row per day). */
+export function readRollups(sqlite: Database.Database, range: DayRange, agentId?: string, swarmDays = false): RollupRow[] {
   if (agentId) {
     return prepare(sqlite, `SELECT ${COLUMNS} FROM TaskDailyRollup WHERE day >= ? AND day <= ? AND agentId = ?`).all(
       range.from,
@@ -39,21 +45,59 @@ export function readRollups(sqlite: Database.Database, range: DayRange, agentId?
       agentId,
     ) as RollupRow[];
   }
+  if (swarmDays) {
+    return prepare(sqlite, `SELECT day, '${SWARM}' AS agentId, ${SUMS} FROM TaskDailyRollup WHERE day >= ? AND day <= ? GROUP BY day`).all(
+      range.from,
+      range.to,
+    ) as RollupRow[];
+  }
   return prepare(sqlite, `SELECT ${COLUMNS} FROM TaskDailyRollup WHERE day >= ? AND day <= ?`).all(range.from, range.to) as RollupRow[];
+}
+
+const cache = new Map<string, { count: number; hist: number[] }>();
+const CACHE_LIMIT = 100_000;
+
+/** The duration histogram of a rollup row (or of a swarm day), from the cache when its count has not moved. */
+export function histogramOf(sqlite: Database.Database, row: Pick<RollupRow, "day" | "agentId" | "durationCount">): number[] {
+  const key = `${row.day}|${row.agentId}`;
+  const cached = cache.get(key);
+  if (cached && cached.count === row.durationCount) return cached.hist;
+  let hist: number[];
+  if (row.agentId === SWARM) {
+    hist = emptyHistogram();
+    const texts = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND durationCount > 0").all(row.day) as Array<{
+      durationHist: string;
+    }>;
+    for (const { durationHist } of texts) addInto(hist, parseHistogram(durationHist));
+  } else {
+    const found = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND agentId = ?").get(row.day, row.agentId) as
+      | { durationHist: string }
+      | undefined;
+    hist = parseHistogram(found?.durationHist);
+  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, { count: row.durationCount, hist });
+  return hist;
+}
+
+/** Runs reads on one snapshot, so counts and histograms agree. */
+export function snapshot<T>(sqlite: Database.Database, fn: () => T): T {
+  return sqlite.inTransaction ? fn() : sqlite.transaction(fn)();
 }
 
 export function emptyTotals(): Totals {
   return { created: 0, completed: 0, failed: 0, cancelled: 0, durationSumMs: 0, durationCount: 0, hist: emptyHistogram() };
 }
 
-export function addRow(totals: Totals, row: RollupRow): Totals {
+/** Adds a row to the totals; with `sqlite`, its durations' histogram too. */
+export function addRow(totals: Totals, row: RollupRow, sqlite?: Database.Database): Totals {
   totals.created += row.created;
   totals.completed += row.completed;
   totals.failed += row.failed;
   totals.cancelled += row.cancelled;
   totals.durationSumMs += row.durationSumMs;
   totals.durationCount += row.durationCount;
-  if (row.durationCount > 0) addInto(totals.hist, parseHistogram(row.durationHist));
+  if (sqlite && row.durationCount > 0) addInto(totals.hist, histogramOf(sqlite, row));
   return totals;
 }
 
@@ -82,8 +126,9 @@ export function summarize(totals: Totals) {
 }
 
 /** Counts, rates, durations and throughput over a range (GET /api/v1/metrics/overview). */
-export function overviewFrom(rows: RollupRow[], range: DayRange, agentId?: string): MetricsOverview {
-  const totals = rows.reduce(addRow, emptyTotals());
+export function overviewFrom(sqlite: Database.Database, rows: RollupRow[], range: DayRange, agentId?: string): MetricsOverview {
+  const totals = emptyTotals();
+  for (const row of rows) addRow(totals, row, sqlite);
   const summary = summarize(totals);
   return {
     range: { from: range.from, to: range.to, days: range.days.length },
@@ -95,7 +140,7 @@ export function overviewFrom(rows: RollupRow[], range: DayRange, agentId?: strin
 }
 
 export function getOverview({ range, agentId }: { range: DayRange; agentId?: string }): Promise<MetricsOverview> {
-  return withSqlite((sqlite) => overviewFrom(readRollups(sqlite, range, agentId), range, agentId));
+  return withSqlite((sqlite) => snapshot(sqlite, () => overviewFrom(sqlite, readRollups(sqlite, range, agentId, true), range, agentId)));
 }
 
 export function agentNames(sqlite: Database.Database): Map<string, string> {
@@ -115,9 +160,9 @@ export type DayPoint = {
   p90Ms: number | null;
 };
 
-function points(range: DayRange, rows: RollupRow[]): DayPoint[] {
+function points(sqlite: Database.Database, range: DayRange, rows: RollupRow[]): DayPoint[] {
   const byDay = new Map<string, Totals>();
-  for (const row of rows) byDay.set(row.day, addRow(byDay.get(row.day) ?? emptyTotals(), row));
+  for (const row of rows) byDay.set(row.day, addRow(byDay.get(row.day) ?? emptyTotals(), row, sqlite));
   return range.days.map((day) => {
     const summary = summarize(byDay.get(day) ?? emptyTotals());
     return {
@@ -131,18 +176,21 @@ function points(range: DayRange, rows: RollupRow[]): DayPoint[] {
 
 /** Per-day series for the whole selection and for each agent (GET /api/v1/metrics/tasks). */
 export function getTaskSeries({ range, agentId }: { range: DayRange; agentId?: string }) {
-  return withSqlite((sqlite) => {
-    const rows = readRollups(sqlite, range, agentId);
-    const names = agentNames(sqlite);
-    const byAgent = new Map<string, RollupRow[]>();
-    for (const row of rows) byAgent.set(row.agentId, [...(byAgent.get(row.agentId) ?? []), row]);
-    const agents = [...byAgent.entries()]
-      .map(([id, agentRows]) => ({
-        agentId: id || null,
-        agentName: id ? (names.get(id) ?? "(deleted agent)") : "(no agent)",
-        points: points(range, agentRows),
-      }))
-      .sort((a, b) => a.agentName.localeCompare(b.agentName));
-    return { range: { from: range.from, to: range.to, days: range.days.length }, swarm: points(range, rows), agents };
-  });
+  return withSqlite((sqlite) =>
+    snapshot(sqlite, () => {
+      const rows = readRollups(sqlite, range, agentId);
+      const names = agentNames(sqlite);
+      const byAgent = new Map<string, RollupRow[]>();
+      for (const row of rows) byAgent.set(row.agentId, [...(byAgent.get(row.agentId) ?? []), row]);
+      const agents = [...byAgent.entries()]
+        .map(([id, agentRows]) => ({
+          agentId: id || null,
+          agentName: id ? (names.get(id) ?? "(deleted agent)") : "(no agent)",
+          points: points(sqlite, range, agentRows),
+        }))
+        .sort((a, b) => a.agentName.localeCompare(b.agentName));
+      const swarm = agentId ? rows : readRollups(sqlite, range, undefined, true);
+      return { range: { from: range.from, to: range.to, days: range.days.length }, swarm: points(sqlite, range, swarm), agents };
+    }),
+  );
 }

@@ -6,7 +6,7 @@ import { type Clock, systemClock } from "@/lib/schedules/clock";
 import { groupFailures, readFailures } from "./failure-reasons";
 import { addDays, dayRange } from "./range";
 import { utcDay } from "./rollup-day";
-import { addRow, agentNames, emptyTotals, readRollups, summarize, type Totals } from "./task-metrics";
+import { addRow, agentNames, emptyTotals, type RollupRow, readRollups, snapshot, summarize, type Totals } from "./task-metrics";
 
 /** An agent needs this many decided tasks in each week to be ranked by change. */
 export const WEEKLY_MIN_TASKS = 3;
@@ -18,80 +18,82 @@ export function getWeeklyReport({ clock = systemClock, endDay }: { clock?: Clock
   const to = endDay ?? utcDay(clock());
   const thisWeek = dayRange(addDays(to, -6), to);
   const lastWeek = dayRange(addDays(to, -13), addDays(to, -7));
-  return withSqlite((sqlite) => {
-    const names = agentNames(sqlite);
-    const perAgent = (rows: ReturnType<typeof readRollups>) => {
-      const map = new Map<string, Totals>();
-      for (const row of rows) map.set(row.agentId, addRow(map.get(row.agentId) ?? emptyTotals(), row));
-      return map;
-    };
-    const thisRows = readRollups(sqlite, thisWeek);
-    const lastRows = readRollups(sqlite, lastWeek);
-    const current = summarize(thisRows.reduce(addRow, emptyTotals()));
-    const previous = summarize(lastRows.reduce(addRow, emptyTotals()));
-    const thisAgents = perAgent(thisRows);
-    const lastAgents = perAgent(lastRows);
+  return withSqlite((sqlite) =>
+    snapshot(sqlite, () => {
+      const names = agentNames(sqlite);
+      const sum = (rows: RollupRow[], key: (row: RollupRow) => string) => {
+        const map = new Map<string, Totals>();
+        for (const row of rows) map.set(key(row), addRow(map.get(key(row)) ?? emptyTotals(), row, sqlite));
+        return map;
+      };
+      const thisRows = readRollups(sqlite, thisWeek);
+      const lastRows = readRollups(sqlite, lastWeek);
+      const thisAgents = sum(thisRows, (row) => row.agentId);
+      const lastAgents = sum(lastRows, (row) => row.agentId);
+      const current = summarize(sum(readRollups(sqlite, thisWeek, undefined, true), () => "all").get("all") ?? emptyTotals());
+      const previous = summarize(sum(readRollups(sqlite, lastWeek, undefined, true), () => "all").get("all") ?? emptyTotals());
 
-    const agents = [...new Set([...thisAgents.keys(), ...lastAgents.keys()])]
-      .filter((id) => id !== "")
-      .map((id) => {
-        const now = summarize(thisAgents.get(id) ?? emptyTotals());
-        const before = summarize(lastAgents.get(id) ?? emptyTotals());
-        const enough =
-          now.tasks.completed + now.tasks.failed >= WEEKLY_MIN_TASKS && before.tasks.completed + before.tasks.failed >= WEEKLY_MIN_TASKS;
-        return {
-          agentId: id,
-          agentName: names.get(id) ?? "(deleted agent)",
-          thisWeek: {
-            completed: now.tasks.completed,
-            failed: now.tasks.failed,
-            failureRate: now.tasks.failureRate,
-            medianMs: now.durations.medianMs,
-          },
-          lastWeek: {
-            completed: before.tasks.completed,
-            failed: before.tasks.failed,
-            failureRate: before.tasks.failureRate,
-            medianMs: before.durations.medianMs,
-          },
-          failureRateChange: enough ? (now.tasks.failureRate ?? 0) - (before.tasks.failureRate ?? 0) : null,
-          completedChange: now.tasks.completed - before.tasks.completed,
-        };
-      })
-      .sort(
-        (a, b) =>
-          moved(b.failureRateChange) - moved(a.failureRateChange) ||
-          Math.abs(b.completedChange) - Math.abs(a.completedChange) ||
-          a.agentName.localeCompare(b.agentName),
+      const agents = [...new Set([...thisAgents.keys(), ...lastAgents.keys()])]
+        .filter((id) => id !== "")
+        .map((id) => {
+          const now = summarize(thisAgents.get(id) ?? emptyTotals());
+          const before = summarize(lastAgents.get(id) ?? emptyTotals());
+          const enough =
+            now.tasks.completed + now.tasks.failed >= WEEKLY_MIN_TASKS && before.tasks.completed + before.tasks.failed >= WEEKLY_MIN_TASKS;
+          return {
+            agentId: id,
+            agentName: names.get(id) ?? "(deleted agent)",
+            thisWeek: {
+              completed: now.tasks.completed,
+              failed: now.tasks.failed,
+              failureRate: now.tasks.failureRate,
+              medianMs: now.durations.medianMs,
+            },
+            lastWeek: {
+              completed: before.tasks.completed,
+              failed: before.tasks.failed,
+              failureRate: before.tasks.failureRate,
+              medianMs: before.durations.medianMs,
+            },
+            failureRateChange: enough ? (now.tasks.failureRate ?? 0) - (before.tasks.failureRate ?? 0) : null,
+            completedChange: now.tasks.completed - before.tasks.completed,
+          };
+        })
+        .sort(
+          (a, b) =>
+            moved(b.failureRateChange) - moved(a.failureRateChange) ||
+            Math.abs(b.completedChange) - Math.abs(a.completedChange) ||
+            a.agentName.localeCompare(b.agentName),
+        );
+
+      const failures = groupFailures(readFailures(sqlite, thisWeek.startMs, thisWeek.endMs));
+      const lastFailures = new Map(
+        groupFailures(readFailures(sqlite, lastWeek.startMs, lastWeek.endMs)).map((group) => [group.key, group.count]),
       );
-
-    const failures = groupFailures(readFailures(sqlite, thisWeek.startMs, thisWeek.endMs));
-    const lastFailures = new Map(
-      groupFailures(readFailures(sqlite, lastWeek.startMs, lastWeek.endMs)).map((group) => [group.key, group.count]),
-    );
-    return {
-      thisWeek: { from: thisWeek.from, to: thisWeek.to, ...current },
-      lastWeek: { from: lastWeek.from, to: lastWeek.to, ...previous },
-      change: {
-        completed: current.tasks.completed - previous.tasks.completed,
-        failed: current.tasks.failed - previous.tasks.failed,
-        failureRate:
-          current.tasks.failureRate !== null && previous.tasks.failureRate !== null
-            ? current.tasks.failureRate - previous.tasks.failureRate
-            : null,
-        medianMs:
-          current.durations.medianMs !== null && previous.durations.medianMs !== null
-            ? current.durations.medianMs - previous.durations.medianMs
-            : null,
-      },
-      topFailureReasons: failures.slice(0, 5).map((group) => ({
-        key: group.key,
-        example: group.example,
-        count: group.count,
-        lastWeekCount: lastFailures.get(group.key) ?? 0,
-        agents: group.agents,
-      })),
-      biggestChanges: agents.slice(0, 5),
-    };
-  });
+      return {
+        thisWeek: { from: thisWeek.from, to: thisWeek.to, ...current },
+        lastWeek: { from: lastWeek.from, to: lastWeek.to, ...previous },
+        change: {
+          completed: current.tasks.completed - previous.tasks.completed,
+          failed: current.tasks.failed - previous.tasks.failed,
+          failureRate:
+            current.tasks.failureRate !== null && previous.tasks.failureRate !== null
+              ? current.tasks.failureRate - previous.tasks.failureRate
+              : null,
+          medianMs:
+            current.durations.medianMs !== null && previous.durations.medianMs !== null
+              ? current.durations.medianMs - previous.durations.medianMs
+              : null,
+        },
+        topFailureReasons: failures.slice(0, 5).map((group) => ({
+          key: group.key,
+          example: group.example,
+          count: group.count,
+          lastWeekCount: lastFailures.get(group.key) ?? 0,
+          agents: group.agents,
+        })),
+        biggestChanges: agents.slice(0, 5),
+      };
+    }),
+  );
 }

@@ -9,11 +9,12 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { type Actor, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare } from "@/lib/db";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { type Clock, systemClock } from "./clock";
 import { latestSlotAtOrBefore, nextSlot } from "./cron";
 import { newId } from "./ids";
+import { writeImmediate } from "./write-immediate";
 
 export type ScheduleRow = {
   id: string;
@@ -134,7 +135,7 @@ export function fireSlot(
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
 export function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {}): Promise<Firing[]> {
   const now = clock();
-  return writeTransaction((sqlite) => {
+  return writeImmediate((sqlite) => {
     const firings: Firing[] = [];
     const due = prepare(
       sqlite,
@@ -162,7 +163,7 @@ export function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {})
 
 /** POST /api/v1/schedules/{id}/run: one firing now, outside the cron slots (nextRunAt is unchanged). */
 export function runScheduleNow({ id, actor, clock = systemClock }: { id: string; actor: Actor; clock?: Clock }): Promise<Firing | null> {
-  return writeTransaction((sqlite) => {
+  return writeImmediate((sqlite) => {
     const schedule = prepare(sqlite, `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE id = ?`).get(id) as ScheduleRow | undefined;
     if (!schedule) return null;
     const now = clock();

@@ -46,7 +46,7 @@ export function prependSetupBlock(existing: string, scripts: { global: string; a
 /**
  * What an agent's edit of start-up.sh means for its stored script: only what lies
  * between the markers, minus the global script the block started with. With no
- * markers, the whole file minus its shebang. Returns null when nothing usable is there.
+ * markers, the whole file minus its shebang. "" when nothing is left.
  */
 export function extractAgentSetupScript(fileContent: string, globalScript: string): string {
   const text = fileContent.replace(/\r\n/g, "\n");

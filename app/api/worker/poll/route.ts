@@ -1,6 +1,7 @@
 import { workerRoute } from "@/lib/api/handler";
 import { pollQuerySchema } from "@/lib/contracts/tasks";
 import { pollForTask } from "@/lib/tasks/dispatch";
+import { workerAnswer } from "@/lib/tasks/worker-response";
 
 export const dynamic = "force-dynamic";
 
@@ -8,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const GET = workerRoute(async ({ query, principal, req }) => {
   const { waitMs } = query(pollQuerySchema);
   const task = await pollForTask({ principal, waitMs, signal: req.signal });
-  return task ? { task } : undefined;
+  return task ? workerAnswer({ task }) : undefined;
 });

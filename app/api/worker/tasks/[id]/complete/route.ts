@@ -1,5 +1,6 @@
 import { workerRoute } from "@/lib/api/handler";
 import { completeBodySchema } from "@/lib/contracts/tasks";
+import { workerAnswer } from "@/lib/tasks/worker-response";
 import { finishByWorker } from "@/lib/tasks/worker-tasks";
 
 // POST /api/worker/tasks/{id}/complete – the task is done, with its output (indexed into memory)
@@ -10,5 +11,5 @@ export const POST = workerRoute(async ({ params, body, principal }) => {
     taskId: params.id ?? "",
     finish: { status: "completed", output, summary: summary ?? null },
   });
-  return { task };
+  return workerAnswer({ task });
 });

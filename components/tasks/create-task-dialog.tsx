@@ -1,0 +1,125 @@
+"use client";
+
+// New task: title, description, type, tags, priority, and an agent or the pool.
+// The API's validation errors appear under their fields.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { ApiClientError, api, describeError } from "@/lib/api-client";
+import type { AgentDto } from "@/lib/contracts/agents";
+import type { TaskDto } from "@/lib/contracts/tasks";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Field, Input, Select, Textarea } from "../ui/input";
+
+type Errors = Partial<Record<"title" | "description" | "type" | "tags" | "priority" | "agentId", string>>;
+
+function fieldErrors(error: unknown): Errors {
+  if (!(error instanceof ApiClientError)) return {};
+  if (error.status === 404) return { agentId: error.message };
+  if (!Array.isArray(error.details)) return {};
+  const errors: Errors = {};
+  for (const detail of error.details as { path?: string; message?: string }[]) {
+    const key = detail.path?.split(".")[0] as keyof Errors | undefined;
+    if (key && !errors[key]) errors[key] = detail.message;
+  }
+  return errors;
+}
+
+export function useAgentsForTasks() {
+  return useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentDto[] }>("/api/v1/agents") });
+}
+
+export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const agents = useAgentsForTasks();
+  const [errors, setErrors] = useState<Errors>({});
+
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<{ task: TaskDto }>("/api/v1/tasks", { method: "POST", body }),
+    onSuccess: ({ task }) => {
+      toast.success(task.agentName ? `Task created for ${task.agentName}` : "Task created in the pool");
+      queryClient.invalidateQueries({ queryKey: ["tasks"] });
+      onOpenChange(false);
+      router.push(`/tasks/${task.id}`);
+    },
+    onError: (error) => {
+      const byField = fieldErrors(error);
+      setErrors(byField);
+      if (Object.keys(byField).length === 0) toast.error(describeError(error));
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setErrors({});
+    const tags = String(form.get("tags") ?? "")
+      .split(",")
+      .map((tag) => tag.trim().toLowerCase())
+      .filter(Boolean);
+    const agentId = String(form.get("agentId") ?? "");
+    create.mutate({
+      title: String(form.get("title") ?? "").trim(),
+      description: String(form.get("description") ?? ""),
+      type: String(form.get("type") ?? "").trim() || "task",
+      tags,
+      priority: Number(form.get("priority") ?? 0),
+      agentId: agentId || null,
+    });
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="New task"
+      description="Give it to one agent, or leave it in the pool for any free worker."
+    >
+      <form onSubmit={onSubmit} className="space-y-4" data-testid="create-task-form" noValidate>
+        <Field label="Title" htmlFor="task-title" error={errors.title}>
+          <Input id="task-title" name="title" placeholder="Fix the flaky login test" autoFocus maxLength={200} />
+        </Field>
+        <Field
+          label="Description"
+          htmlFor="task-description"
+          error={errors.description}
+          hint="Markdown. The agent reads it as its task prompt."
+        >
+          <Textarea id="task-description" name="description" rows={5} placeholder="What to do, how to know it is done." />
+        </Field>
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Type" htmlFor="task-type" error={errors.type}>
+            <Input id="task-type" name="type" defaultValue="task" />
+          </Field>
+          <Field label="Priority" htmlFor="task-priority" error={errors.priority} hint="-100 … 100, higher first">
+            <Input id="task-priority" name="priority" type="number" min={-100} max={100} defaultValue={0} />
+          </Field>
+        </div>
+        <Field label="Tags" htmlFor="task-tags" error={errors.tags} hint="Comma separated, e.g. bug, frontend">
+          <Input id="task-tags" name="tags" placeholder="bug, frontend" />
+        </Field>
+        <Field label="Agent" htmlFor="task-agent" error={errors.agentId}>
+          <Select id="task-agent" name="agentId" defaultValue="">
+            <option value="">The pool (any free worker)</option>
+            {(agents.data?.agents ?? []).map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.displayName || agent.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={create.isPending} data-testid="create-task-submit">
+            Create task
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,293 @@
+"use client";
+
+// One task: what it is, where it stands (live while it is not finished), its
+// output and failure, the event timeline, and the operator actions with
+// confirmations (cancel, retry, reassign, return to the pool / accept).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { type ReactNode, useState } from "react";
+import { toast } from "sonner";
+import { api, describeError } from "@/lib/api-client";
+import { FINISHED_STATUSES, type PatchTaskBody, type TaskDto, type TaskEventDto, type TaskStatus } from "@/lib/contracts/tasks";
+import { RelativeTime } from "../relative-time";
+import { useCan } from "../session-user";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, CardHeader } from "../ui/card";
+import { ConfirmDialog } from "../ui/dialog";
+import { Field, Select } from "../ui/input";
+import { ErrorState, Loading } from "../ui/states";
+import { useAgentsForTasks } from "./create-task-dialog";
+import { Markdown } from "./markdown";
+import { TaskStatusBadge } from "./task-status-badge";
+import { TaskTimeline } from "./task-timeline";
+
+type Detail = { task: TaskDto; events: TaskEventDto[] };
+
+function isFinished(status: string) {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
+
+export function TaskDetail({ id }: { id: string }) {
+  const detail = useQuery({
+    queryKey: ["tasks", "detail", id],
+    queryFn: () => api<Detail>(`/api/v1/tasks/${id}`),
+    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.task.status) ? 10_000 : 1_500),
+  });
+
+  if (detail.isPending) return <Loading label="Loading the task…" />;
+  if (detail.isError) return <ErrorState error={detail.error} />;
+  const { task, events } = detail.data;
+  const parentId = task.parentTaskId;
+
+  return (
+    <div className="space-y-5">
+      <div>
+        <Link href="/tasks" className="inline-flex items-center gap-1 text-sm text-fg-muted hover:text-fg">
+          <ArrowLeft className="size-4" aria-hidden /> Tasks
+        </Link>
+        <div className="mt-2 flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="text-xl font-semibold tracking-tight" data-testid="task-title">
+              {task.title}
+            </h1>
+            <div className="mt-1.5 flex flex-wrap items-center gap-2 text-sm text-fg-muted">
+              <TaskStatusBadge status={task.status as TaskStatus} />
+              <span>{task.type}</span>
+              {task.tags.map((tag) => (
+                <Badge key={tag}>{tag}</Badge>
+              ))}
+            </div>
+          </div>
+          <TaskActions task={task} />
+        </div>
+      </div>
+
+      <Card>
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 px-4 py-3 text-sm md:grid-cols-4">
+          <Meta label="Agent">
+            {task.agentId ? (
+              <Link href={`/agents/${task.agentId}`} className="hover:underline" data-testid="task-agent">
+                {task.agentName}
+              </Link>
+            ) : (
+              <span className="text-fg-muted" data-testid="task-agent">
+                {task.status === "offered" ? "awaiting an operator" : "the pool"}
+              </span>
+            )}
+          </Meta>
+          <Meta label="Priority">{task.priority}</Meta>
+          <Meta label="Attempts">{task.attempts}</Meta>
+          <Meta label="Created">
+            <RelativeTime iso={task.createdAt} />
+          </Meta>
+          <Meta label="Claimed">
+            <RelativeTime iso={task.claimedAt} never="not yet" />
+          </Meta>
+          <Meta label="Last heartbeat">
+            <RelativeTime iso={task.heartbeatAt} never="—" />
+          </Meta>
+          <Meta label="Finished">
+            <RelativeTime iso={task.finishedAt} never="—" />
+          </Meta>
+          <Meta label="Parent task">
+            {parentId ? (
+              <Link href={`/tasks/${parentId}`} className="text-accent hover:underline">
+                open parent
+              </Link>
+            ) : (
+              <span className="text-fg-muted">none</span>
+            )}
+          </Meta>
+        </dl>
+      </Card>
+
+      {task.status === "in_progress" && task.progress ? (
+        <div className="rounded-md border border-accent/30 bg-accent/5 px-4 py-3 text-sm" data-testid="task-progress">
+          <span className="font-medium text-accent">Progress: </span>
+          {task.progress}
+        </div>
+      ) : null}
+
+      {task.failureReason ? (
+        <Card className="border-danger/40">
+          <CardHeader title={<span className="text-danger">Failure reason</span>} />
+          <pre className="max-h-96 overflow-auto whitespace-pre-wrap px-4 py-3 font-mono text-xs text-danger" data-testid="task-failure">
+            {task.failureReason}
+          </pre>
+        </Card>
+      ) : null}
+
+      {task.output ? (
+        <Card>
+          <CardHeader title="Output" description={task.summary ?? "What the agent reported when it finished."} />
+          <div className="max-h-[36rem] overflow-auto px-4 py-3">
+            <Markdown testId="task-output">{task.output}</Markdown>
+          </div>
+        </Card>
+      ) : null}
+
+      <div className="grid gap-5 lg:grid-cols-[1fr_1fr]">
+        <Card>
+          <CardHeader title="Description" />
+          <div className="px-4 py-3">
+            {task.description.trim() ? <Markdown>{task.description}</Markdown> : <p className="text-sm text-fg-muted">No description.</p>}
+          </div>
+        </Card>
+        <Card>
+          <CardHeader title="Timeline" description="Every status change and progress note, oldest first." />
+          <TaskTimeline events={events} />
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function Meta({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-fg-muted">{label}</dt>
+      <dd className="mt-0.5 truncate">{children}</dd>
+    </div>
+  );
+}
+
+type Pending = { body: PatchTaskBody; title: string; description: string; confirm: string; destructive?: boolean } | null;
+
+function TaskActions({ task }: { task: TaskDto }) {
+  const can = useCan();
+  const queryClient = useQueryClient();
+  const agents = useAgentsForTasks();
+  const [pending, setPending] = useState<Pending>(null);
+  const [reassignTo, setReassignTo] = useState("");
+  const [reassigning, setReassigning] = useState(false);
+
+  const act = useMutation({
+    mutationFn: (body: PatchTaskBody) => api<{ task: TaskDto }>(`/api/v1/tasks/${task.id}`, { method: "PATCH", body }),
+    onSuccess: ({ task: updated }, body) => {
+      const done: Record<PatchTaskBody["action"], string> = {
+        cancel: "Task cancelled",
+        retry: updated.agentName ? `Task queued again for ${updated.agentName}` : "Task back in the pool",
+        reassign: `Task assigned to ${updated.agentName}`,
+        unassign: "Task is in the pool",
+      };
+      toast.success(done[body.action]);
+      queryClient.invalidateQueries({ queryKey: ["tasks"] });
+      setPending(null);
+      setReassigning(false);
+    },
+    onError: (error) => {
+      toast.error(describeError(error));
+      queryClient.invalidateQueries({ queryKey: ["tasks"] });
+      setPending(null);
+    },
+  });
+
+  if (!can.write) return null;
+  const finished = isFinished(task.status);
+  const running = task.status === "in_progress";
+  const movable = !finished && !running;
+  const otherAgents = (agents.data?.agents ?? []).filter((agent) => !(task.status === "pending" && agent.id === task.agentId));
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="task-actions">
+      {task.status === "failed" || task.status === "cancelled" ? (
+        <Button
+          data-testid="task-retry"
+          onClick={() =>
+            setPending({
+              body: { action: "retry" },
+              title: "Retry this task?",
+              description:
+                "It goes back to the agent it was created for (or to the pool) with its attempts, output and failure cleared. The timeline keeps the history.",
+              confirm: "Retry",
+            })
+          }
+        >
+          Retry
+        </Button>
+      ) : null}
+      {movable ? (
+        <>
+          <Button variant="secondary" data-testid="task-reassign" onClick={() => setReassigning(true)}>
+            {task.status === "offered" ? "Assign to an agent" : "Reassign"}
+          </Button>
+          {task.status !== "unassigned" ? (
+            <Button
+              variant="secondary"
+              data-testid="task-unassign"
+              onClick={() =>
+                setPending({
+                  body: { action: "unassign" },
+                  title: task.status === "offered" ? "Accept this proposal into the pool?" : "Return this task to the pool?",
+                  description: "Any free worker may then claim it.",
+                  confirm: task.status === "offered" ? "Accept into pool" : "Return to pool",
+                })
+              }
+            >
+              {task.status === "offered" ? "Accept into pool" : "Return to pool"}
+            </Button>
+          ) : null}
+        </>
+      ) : null}
+      {!finished ? (
+        <Button
+          variant="danger"
+          data-testid="task-cancel"
+          onClick={() =>
+            setPending({
+              body: { action: "cancel" },
+              title: task.status === "offered" ? "Reject this proposal?" : "Cancel this task?",
+              description: running
+                ? `${task.agentName ?? "The agent"} is working on it now: its worker hears about the cancellation at its next heartbeat and stops the agent.`
+                : "No worker will pick it up. You can retry it later.",
+              confirm: task.status === "offered" ? "Reject" : "Cancel task",
+              destructive: true,
+            })
+          }
+        >
+          {task.status === "offered" ? "Reject" : "Cancel"}
+        </Button>
+      ) : null}
+
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => (open ? null : setPending(null))}
+        title={pending?.title ?? ""}
+        description={pending?.description ?? ""}
+        confirmLabel={pending?.confirm ?? "Confirm"}
+        destructive={pending?.destructive}
+        busy={act.isPending}
+        onConfirm={() => pending && act.mutate(pending.body)}
+      />
+      <ConfirmDialog
+        open={reassigning}
+        onOpenChange={setReassigning}
+        title={task.status === "offered" ? "Assign this proposal" : "Reassign this task"}
+        description="It waits for the chosen agent's worker to claim it."
+        confirmLabel="Assign"
+        busy={act.isPending}
+        onConfirm={() => (reassignTo ? act.mutate({ action: "reassign", agentId: reassignTo }) : toast.error("Choose an agent first"))}
+      >
+        <div className="mt-4">
+          <Field label="Agent" htmlFor="reassign-agent">
+            <Select
+              id="reassign-agent"
+              value={reassignTo}
+              onChange={(event) => setReassignTo(event.target.value)}
+              data-testid="reassign-agent"
+            >
+              <option value="">Choose an agent…</option>
+              {otherAgents.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.displayName || agent.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </div>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+"use client";
+
+// The task list: live status (refreshed every 2 s), filters by status, agent, tag
+// and text, paging, and the create dialog.
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { Plus } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { api } from "@/lib/api-client";
+import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
+import { RelativeTime } from "../relative-time";
+import { useCan } from "../session-user";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, PageHeader } from "../ui/card";
+import { Input, Select } from "../ui/input";
+import { EmptyState, ErrorState, Loading } from "../ui/states";
+import { CreateTaskDialog, useAgentsForTasks } from "./create-task-dialog";
+import { TaskStatusBadge } from "./task-status-badge";
+
+const STATUS_FILTERS: { value: string; label: string }[] = [
+  { value: "", label: "All statuses" },
+  { value: "unassigned,pending,offered", label: "Waiting" },
+  { value: "in_progress", label: "In progress" },
+  { value: "completed", label: "Completed" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
+  { value: "offered", label: "Proposed by agents" },
+];
+
+type Page = { tasks: TaskDto[]; nextCursor: string | null };
+
+export function TasksPage() {
+  const can = useCan();
+  const agents = useAgentsForTasks();
+  const [creating, setCreating] = useState(false);
+  const [status, setStatus] = useState("");
+  const [agentId, setAgentId] = useState("");
+  const [tag, setTag] = useState("");
+  const [q, setQ] = useState("");
+
+  const params = new URLSearchParams();
+  if (status) params.set("status", status);
+  if (agentId) params.set("agentId", agentId);
+  if (tag.trim()) params.set("tag", tag.trim().toLowerCase());
+  if (q.trim()) params.set("q", q.trim());
+  const filters = params.toString();
+
+  const tasks = useInfiniteQuery({
+    queryKey: ["tasks", filters],
+    queryFn: ({ pageParam }) => {
+      const page = new URLSearchParams(filters);
+      page.set("limit", "50");
+      if (pageParam) page.set("cursor", pageParam);
+      return api<Page>(`/api/v1/tasks?${page}`);
+    },
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: 2_000,
+    placeholderData: keepPreviousData,
+  });
+  const rows = tasks.data?.pages.flatMap((page) => page.tasks) ?? [];
+  const filtered = Boolean(filters);
+
+  return (
+    <div>
+      <PageHeader
+        title="Tasks"
+        description="Work for the swarm: given to one agent, or left in the pool for any free worker. Status updates live."
+        actions={
+          can.write ? (
+            <Button onClick={() => setCreating(true)} data-testid="new-task">
+              <Plus className="size-4" aria-hidden /> New task
+            </Button>
+          ) : null
+        }
+      />
+      <div className="mb-4 flex flex-wrap items-center gap-2" data-testid="task-filters">
+        <Select
+          aria-label="Status"
+          className="w-48"
+          value={status}
+          onChange={(event) => setStatus(event.target.value)}
+          data-testid="filter-status"
+        >
+          {STATUS_FILTERS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+        <Select
+          aria-label="Agent"
+          className="w-48"
+          value={agentId}
+          onChange={(event) => setAgentId(event.target.value)}
+          data-testid="filter-agent"
+        >
+          <option value="">All agents</option>
+          {(agents.data?.agents ?? []).map((agent) => (
+            <option key={agent.id} value={agent.id}>
+              {agent.displayName || agent.name}
+            </option>
+          ))}
+        </Select>
+        <Input
+          aria-label="Tag"
+          className="w-36"
+          placeholder="Tag"
+          value={tag}
+          onChange={(event) => setTag(event.target.value)}
+          data-testid="filter-tag"
+        />
+        <Input
+          aria-label="Search"
+          className="w-64"
+          placeholder="Search title or description"
+          value={q}
+          onChange={(event) => setQ(event.target.value)}
+          data-testid="filter-q"
+        />
+        {filtered ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setStatus("");
+              setAgentId("");
+              setTag("");
+              setQ("");
+            }}
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </div>
+      <Card>
+        {tasks.isPending ? (
+          <Loading label="Loading tasks…" />
+        ) : tasks.isError && rows.length === 0 ? (
+          <ErrorState error={tasks.error} />
+        ) : rows.length === 0 ? (
+          filtered ? (
+            <EmptyState title="No task matches these filters">Change or clear the filters above.</EmptyState>
+          ) : (
+            <EmptyState
+              title="No tasks yet"
+              action={can.write ? <Button onClick={() => setCreating(true)}>Create the first task</Button> : undefined}
+            >
+              Create a task for an agent, or put one in the pool; a worker polling for work picks it up.
+            </EmptyState>
+          )
+        ) : (
+          <table className="w-full text-sm" data-testid="tasks-table">
+            <thead>
+              <tr className="border-b border-border text-left text-xs text-fg-muted">
+                <th className="px-4 py-2 font-medium">Task</th>
+                <th className="px-4 py-2 font-medium">Status</th>
+                <th className="px-4 py-2 font-medium">Agent</th>
+                <th className="px-4 py-2 font-medium">Priority</th>
+                <th className="px-4 py-2 font-medium">Attempts</th>
+                <th className="px-4 py-2 font-medium">Updated</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.map((task) => (
+                <TaskRow key={task.id} task={task} />
+              ))}
+            </tbody>
+          </table>
+        )}
+        {tasks.hasNextPage ? (
+          <div className="border-t border-border p-3 text-center">
+            <Button variant="secondary" size="sm" busy={tasks.isFetchingNextPage} onClick={() => tasks.fetchNextPage()}>
+              Load more
+            </Button>
+          </div>
+        ) : null}
+      </Card>
+      <CreateTaskDialog open={creating} onOpenChange={setCreating} />
+    </div>
+  );
+}
+
+function TaskRow({ task }: { task: TaskDto }) {
+  return (
+    <tr className="hover:bg-muted/50" data-testid="task-row" data-task-id={task.id}>
+      <td className="max-w-md px-4 py-2.5">
+        <Link href={`/tasks/${task.id}`} className="font-medium hover:underline" data-testid="task-link">
+          {task.title}
+        </Link>
+        <div className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-fg-muted">
+          {task.type !== "task" ? <span>{task.type}</span> : null}
+          {task.tags.map((tag) => (
+            <Badge key={tag} className="px-1.5 py-0">
+              {tag}
+            </Badge>
+          ))}
+          {task.status === "in_progress" && task.progress ? <span className="truncate italic">“{task.progress}”</span> : null}
+        </div>
+      </td>
+      <td className="px-4 py-2.5">
+        <TaskStatusBadge status={task.status as TaskStatus} />
+      </td>
+      <td className="px-4 py-2.5">
+        {task.agentId ? (
+          <Link href={`/agents/${task.agentId}`} className="hover:underline">
+            {task.agentName}
+          </Link>
+        ) : (
+          <span className="text-fg-muted">{task.status === "offered" ? "awaiting acceptance" : "pool"}</span>
+        )}
+      </td>
+      <td className="px-4 py-2.5 tabular-nums">{task.priority}</td>
+      <td className="px-4 py-2.5 tabular-nums">{task.attempts}</td>
+      <td className="px-4 py-2.5 text-fg-muted">
+        <RelativeTime iso={task.updatedAt} />
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,109 @@
+// Reviewing agent proposals in real Chromium: three proposals made through the
+// worker API: approve one, approve another after editing it, reject the third.
+
+import { identityFile, newAgent, workerToken } from "./identity-support";
+import { apiCall, expect, signIn, test } from "./support/fixtures";
+
+async function propose(token: string, agentId: string, slug: string, content: string, reason: string) {
+  const base = await identityFile(agentId, slug);
+  const reply = await apiCall<{ proposalId: string }>(
+    "PUT",
+    `/api/worker/identity/${slug}`,
+    { content, baseVersionId: base.versionId, reason, trigger: "agent" },
+    token,
+  );
+  expect(reply.status).toBe(202);
+  return reply.body.proposalId;
+}
+
+// Monaco is heavy and the test machine is shared: these are long user journeys.
+test.describe.configure({ timeout: 120_000 });
+
+test("approve, approve edited, and reject with a note", async ({ page }) => {
+  const agent = await newAgent({ securityProfile: "standard" });
+  const token = workerToken(agent.id);
+  const soul = await propose(token, agent.id, "soul", "# SOUL.md\n\nI prefer short answers.\n", "The user keeps asking for brevity");
+  const identity = await propose(token, agent.id, "identity", "# IDENTITY.md\n\nName: Quill\n", "I picked a name");
+  const user = await propose(token, agent.id, "user", "# USER.md\n\nThe user hates tests.\n", "Guessing about the user");
+
+  await signIn(page);
+  await expect(page.getByTestId("proposals-badge")).toBeVisible();
+  await page.goto("/proposals");
+  const list = page.getByTestId("proposal-list");
+  await expect(list.getByTestId(`proposal-${soul}`)).toContainText(`${agent.name} · SOUL.md`);
+  await expect(list.getByTestId(`proposal-${soul}`)).toContainText("The user keeps asking for brevity");
+  await expect(list.getByTestId(`proposal-${soul}`)).toContainText("agent-initiated");
+
+  // 1. Approve as proposed.
+  await list.getByTestId(`proposal-${soul}`).click();
+  const review = page.getByTestId("proposal-review");
+  await expect(review).toContainText(`${agent.name} wants to change SOUL.md`);
+  await expect(review.locator(".editor.modified")).toContainText("I prefer short answers.", { timeout: 30_000 });
+  await expect(review.locator(".editor.original")).toContainText("Core Values");
+  await page.screenshot({ path: "test-results/proposals-review.png" });
+  await page.getByTestId("approve-note").fill("Agreed");
+  await page.getByTestId("approve-proposal").click();
+  await expect(page.getByText("Approved: version 2")).toBeVisible();
+  expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nI prefer short answers.\n");
+
+  // 2. Edit the proposed side, then approve the edit.
+  await list.getByTestId(`proposal-${identity}`).click();
+  await expect(review).toContainText("wants to change IDENTITY.md");
+  const modified = review.locator(".editor.modified .view-lines");
+  await expect(modified).toContainText("Name: Quill", { timeout: 30_000 });
+  await modified.click();
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.insertText("Emoji: 🪶\n");
+  await expect(page.getByTestId("approve-proposal")).toHaveText("Approve edited");
+  await page.getByTestId("approve-proposal").click();
+  await expect(page.getByText("Approved with your edits: version 2")).toBeVisible();
+  const approvedIdentity = await identityFile(agent.id, "identity");
+  expect(approvedIdentity.content).toContain("Name: Quill");
+  expect(approvedIdentity.content).toContain("Emoji: 🪶");
+  expect((await apiCall("GET", `/api/v1/proposals/${identity}`)).body).toMatchObject({ status: "approved", edited: true });
+
+  // 3. Reject with a note.
+  await list.getByTestId(`proposal-${user}`).click();
+  await expect(review).toContainText("wants to change USER.md");
+  await page.getByTestId("reject-proposal").click();
+  await expect(page.getByTestId("confirm-reject")).toBeDisabled();
+  await page.getByTestId("reject-note").fill("No evidence for this; ask the user first");
+  await page.getByTestId("confirm-reject").click();
+  await expect(page.getByText("Rejected; the note is kept")).toBeVisible();
+  const userFile = await identityFile(agent.id, "user");
+  expect(userFile.versionNumber).toBe(1);
+  expect((await apiCall("GET", `/api/v1/proposals/${user}`)).body).toMatchObject({
+    status: "rejected",
+    reviewNote: "No evidence for this; ask the user first",
+  });
+  await expect(list.getByTestId(`proposal-${user}`)).toBeHidden();
+
+  // Decided proposals stay browsable.
+  await page.getByTestId("proposal-filter-rejected").click();
+  await list.getByTestId(`proposal-${user}`).click();
+  await expect(page.getByTestId("proposal-decision")).toContainText("rejected by admin@test.local");
+  await expect(page.getByTestId("proposal-decision")).toContainText("No evidence for this");
+  await page.getByTestId("proposal-filter-approved").click();
+  await expect(list.getByTestId(`proposal-${identity}`)).toBeVisible();
+  await list.getByTestId(`proposal-${identity}`).click();
+  await expect(page.getByTestId("proposal-decision")).toContainText("(with edits)");
+});
+
+test("a proposal whose base moved shows the three-way merge to resolve", async ({ page }) => {
+  const agent = await newAgent({ securityProfile: "standard" });
+  const token = workerToken(agent.id);
+  const base = await identityFile(agent.id, "soul");
+  const id = await propose(token, agent.id, "soul", base.content.replace("## Core Values", "## Core Values (agent)"), "Rename the heading");
+  await apiCall("PUT", `/api/v1/agents/${agent.id}/identity/soul`, {
+    content: base.content.replace("## Core Values", "## Core Values (operator)"),
+    baseVersionId: base.versionId,
+  });
+
+  await signIn(page);
+  await page.goto("/proposals");
+  await page.getByTestId(`proposal-${id}`).click();
+  await expect(page.getByTestId("proposal-moved")).toContainText("The changes overlap");
+  await expect(page.getByTestId("proposal-review").locator(".editor.modified")).toContainText("<<<<<<< current", { timeout: 30_000 });
+  await expect(page.getByTestId("approve-proposal")).toBeDisabled();
+  await page.screenshot({ path: "test-results/proposals-conflict.png" });
+});

@@ -1,0 +1,108 @@
+// Tasks in a real browser: create one in the dialog, watch it change live while a
+// worker (this test, over HTTP with the agent's token) claims, reports progress
+// and completes it, then read the output rendered as markdown; operator actions
+// go through their confirmations.
+import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+
+async function agentWithToken() {
+  const agent = await apiCall("POST", "/api/v1/agents", { name: uniqueName("tasker") });
+  expect(agent.status).toBe(201);
+  const token = await apiCall("POST", `/api/v1/agents/${agent.body.agent.id}/tokens`, { name: "e2e worker" });
+  expect(token.status).toBe(201);
+  return { id: agent.body.agent.id as string, name: agent.body.agent.name as string, token: token.body.token as string };
+}
+
+test("create a task, watch a worker claim and complete it live, read the rendered output", async ({ page }) => {
+  const agent = await agentWithToken();
+  await signIn(page);
+  await page.goto("/tasks");
+  await expect(page.getByRole("heading", { name: "Tasks" })).toBeVisible();
+
+  const title = `Render the changelog ${uniqueName("t")}`;
+  await page.getByTestId("new-task").click();
+  const form = page.getByTestId("create-task-form");
+  await form.getByLabel("Title").fill(title);
+  await form.getByLabel("Description").fill("Summarise **this week's** changes.");
+  await form.getByLabel("Tags").fill("docs, changelog");
+  await form.getByLabel("Priority").fill("5");
+  await form.getByLabel("Agent").selectOption(agent.id);
+  await page.getByTestId("create-task-submit").click();
+
+  // The dialog takes us to the new task, waiting for its agent.
+  await expect(page.getByTestId("task-title")).toHaveText(title);
+  await expect(page.getByTestId("task-status")).toHaveText("Pending");
+  await expect(page.getByTestId("task-agent")).toHaveText(agent.name);
+  const taskId = page.url().split("/").pop() as string;
+
+  // The worker claims it: the page follows without a reload.
+  const poll = await apiCall("GET", "/api/worker/poll?waitMs=5000", undefined, agent.token);
+  expect(poll.status).toBe(200);
+  expect(poll.body.task.id).toBe(taskId);
+  await expect(page.getByTestId("task-status")).toHaveText("In progress");
+  await apiCall("POST", `/api/worker/tasks/${taskId}/heartbeat`, { progress: "reading the git log" }, agent.token);
+  await expect(page.getByTestId("task-progress")).toContainText("reading the git log");
+  await page.screenshot({ path: "/tmp/tasks-detail-running.png", fullPage: true });
+
+  const output = "## Changelog\n\n- **Faster** dispatch\n- A `tasks` page\n\n| area | change |\n| --- | --- |\n| api | poll |";
+  const done = await apiCall("POST", `/api/worker/tasks/${taskId}/complete`, { output, summary: "wrote the changelog" }, agent.token);
+  expect(done.status).toBe(200);
+  await expect(page.getByTestId("task-status")).toHaveText("Completed");
+  const rendered = page.getByTestId("task-output");
+  await expect(rendered.getByRole("heading", { name: "Changelog" })).toBeVisible();
+  await expect(rendered.locator("strong")).toHaveText("Faster");
+  await expect(rendered.locator("code")).toHaveText("tasks");
+  await expect(rendered.locator("table td").first()).toHaveText("api");
+  const timeline = page.getByTestId("task-event");
+  await expect(timeline).toHaveCount(4);
+  await expect(page.getByTestId("task-timeline")).toContainText("reading the git log");
+  await page.screenshot({ path: "/tmp/tasks-detail-done.png", fullPage: true });
+
+  // The list shows it completed, and the filters find it.
+  await page.goto("/tasks");
+  await page.getByTestId("filter-q").fill(title);
+  const row = page.locator(`[data-task-id="${taskId}"]`);
+  await expect(row.getByTestId("task-status")).toHaveText("Completed");
+  await page.getByTestId("filter-status").selectOption("failed");
+  await expect(row).toHaveCount(0);
+  await page.getByTestId("filter-status").selectOption("completed");
+  await page.getByTestId("filter-tag").fill("changelog");
+  await expect(row).toHaveCount(1);
+  await page.screenshot({ path: "/tmp/tasks-list.png", fullPage: true });
+});
+
+test("cancel, retry and return to the pool through confirmations; a failure shows its reason", async ({ page }) => {
+  const agent = await agentWithToken();
+  const created = await apiCall("POST", "/api/v1/tasks", { title: `Flaky job ${uniqueName("t")}`, agentId: agent.id });
+  const taskId = created.body.task.id as string;
+  await apiCall("GET", "/api/worker/poll?waitMs=2000", undefined, agent.token);
+  await apiCall("POST", `/api/worker/tasks/${taskId}/fail`, { failureReason: "npm test: 3 failing" }, agent.token);
+
+  await signIn(page);
+  await page.goto(`/tasks/${taskId}`);
+  await expect(page.getByTestId("task-status")).toHaveText("Failed");
+  await expect(page.getByTestId("task-failure")).toHaveText("npm test: 3 failing");
+
+  await page.getByTestId("task-retry").click();
+  await expect(page.getByRole("alertdialog")).toContainText("Retry this task?");
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByText(`Task queued again for ${agent.name}`)).toBeVisible();
+  await expect(page.getByTestId("task-status")).toHaveText("Pending");
+  await expect(page.getByTestId("task-failure")).toHaveCount(0);
+
+  await page.getByTestId("task-unassign").click();
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByTestId("task-status")).toHaveText("In the pool");
+  await expect(page.getByTestId("task-agent")).toHaveText("the pool");
+
+  // A cancel that is dismissed changes nothing; a confirmed one cancels.
+  await page.getByTestId("task-cancel").click();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect(page.getByTestId("task-status")).toHaveText("In the pool");
+  await page.getByTestId("task-cancel").click();
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByTestId("task-status")).toHaveText("Cancelled");
+  await expect(page.getByTestId("task-cancel")).toHaveCount(0);
+  const after = await apiCall("GET", `/api/v1/tasks/${taskId}`);
+  expect(after.body.task.status).toBe("cancelled");
+  await page.screenshot({ path: "/tmp/tasks-detail-cancelled.png", fullPage: true });
+});

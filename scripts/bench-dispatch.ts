@@ -1,0 +1,242 @@
+// Dispatch benchmark: the real app (production build, temporary database), W
+// worker loops over HTTP (poll → complete), each with its own agent and token,
+// draining T pool tasks. Prints claim+complete cycles per second and the poll
+// latency percentiles.
+//   npm run bench:dispatch [-- --workers 30 --tasks 300 --wait 1000 --rounds 3 --profile /tmp/prof]
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { hashToken } from "../lib/auth/secrets";
+import { startTestServer } from "../tests/support/test-server";
+
+const { values } = parseArgs({
+  options: {
+    workers: { type: "string", default: "30" },
+    tasks: { type: "string", default: "300" },
+    wait: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "3" },
+    profile: { type: "string" },
+  },
+});
+const WORKERS = Number(values.workers);
+const TASKS = Number(values.tasks);
+const WAIT_MS = Number(values.wait);
+const ROUNDS = Number(values.rounds);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** The server's processes: those started with this test database in their environment. */
+function serverPids(dbFile: string): number[] {
+  const marker = `DATABASE_URL=file:${dbFile}`;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(marker)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return pids;
+}
+
+/** CPU time (user + system) of processes and their threads, in ms. */
+function cpuMs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // exited
+    }
+  }
+}
+
+async function main() {
+  console.log(`Starting the app (production build, temporary database) ...`);
+  // --profile DIR writes a V8 CPU profile of the server to DIR when it stops.
+  const profile: Record<string, string> = values.profile
+    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
+    : {};
+  const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
+  // node:http with keep-alive: one connection per worker loop, and far less client
+  // CPU than fetch (the client shares the machine's two cores with the server).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS + 4 });
+  const { hostname, port } = new URL(server.baseUrl);
+  const call = (method: string, path: string, token: string, body?: unknown, retried = false): Promise<{ status: number; body: any }> =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        {
+          host: hostname,
+          port,
+          method,
+          path,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: any = null;
+            try {
+              parsed = text ? JSON.parse(text) : null;
+            } catch {
+              parsed = text;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed while idle: the request never reached it; send it again.
+        if (req.reusedSocket && error.code === "ECONNRESET" && !retried) resolve(call(method, path, token, body, true));
+        else reject(error);
+      });
+      req.end(payload);
+    });
+  const pids = serverPids(server.dbFile);
+  try {
+    console.log(`Creating ${WORKERS} agents with worker tokens ...`);
+    const agents: Array<{ id: string; token: string }> = [];
+    const sqlite = new Database(server.dbFile);
+    for (let i = 0; i < WORKERS; i += 1) {
+      const agent = await call("POST", "/api/v1/agents", server.adminToken, { name: `bench-${i}` });
+      if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+      const id = agent.body.agent.id as string;
+      const made = await call("POST", `/api/v1/agents/${id}/tokens`, server.adminToken, { name: "bench" });
+      let token = made?.status === 201 ? (made.body.token as string) : null;
+      if (!token) {
+        // Until the token API is there: the row it would write.
+        token = `sdw_${randomBytes(32).toString("base64url")}`;
+        sqlite
+          .prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
+          .run(`b${randomBytes(10).toString("hex")}`, id, "bench", hashToken(token), token.slice(0, 10), Date.now());
+      }
+      agents.push({ id, token });
+    }
+    sqlite.close();
+
+    {
+      // The floor: the cheapest worker route there is (a refused token: routing,
+      // the wrapper, one indexed SELECT) under the same concurrency.
+      const floorMs = 3000;
+      const cpu0 = cpuMs(pids);
+      const t0 = performance.now();
+      let requests = 0;
+      await Promise.all(
+        agents.map(async () => {
+          while (performance.now() - t0 < floorMs) {
+            await call("GET", "/api/worker/poll", "sdw_not-a-token");
+            requests += 1;
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuMs(pids) - cpu0;
+      console.log(
+        `floor: a refused worker request (401) x ${requests}: ${(requests / seconds).toFixed(0)} requests/s, server CPU ${(cpu / requests).toFixed(2)} ms per request; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
+      );
+    }
+
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const create0 = performance.now();
+      for (let i = 0; i < TASKS; i += 1) {
+        const reply = await call("POST", "/api/v1/tasks", server.adminToken, { title: `bench task ${round}.${i}`, priority: i % 3 });
+        if (reply.status !== 201) throw new Error(`task: ${reply.status}`);
+      }
+      const createMs = performance.now() - create0;
+
+      // Open (or refresh) one kept-alive connection per worker loop, as long-polling workers hold them.
+      await Promise.all(agents.map(() => call("GET", "/api/worker/poll", "sdw_warm-up")));
+
+      const polls: number[] = [];
+      const emptyPolls: number[] = [];
+      const slow: string[] = [];
+      const completes: number[] = [];
+      let cycles = 0;
+      let errors = 0;
+      const start = performance.now();
+      if (values.profile) signalAll(pids, "SIGUSR2");
+      const serverCpu0 = cpuMs(pids);
+      const clientCpu0 = process.cpuUsage();
+      await Promise.all(
+        agents.map(async ({ token }) => {
+          for (;;) {
+            if (cycles >= TASKS) return;
+            const t0 = performance.now();
+            const poll = await call("GET", `/api/worker/poll?waitMs=${cycles >= TASKS ? 0 : WAIT_MS}`, token);
+            const took = performance.now() - t0;
+            if (took > 1500) slow.push(`${(t0 - start).toFixed(0)}ms+${took.toFixed(0)}(${poll.status})`);
+            if (poll.status === 204) {
+              emptyPolls.push(took);
+              if (cycles >= TASKS) return;
+              continue;
+            }
+            polls.push(took);
+            if (poll.status !== 200) {
+              errors += 1;
+              continue;
+            }
+            const t1 = performance.now();
+            const done = await call("POST", `/api/worker/tasks/${poll.body.task.id}/complete`, token, { output: "ok" });
+            completes.push(performance.now() - t1);
+            if (done.status === 200) cycles += 1;
+            else errors += 1;
+          }
+        }),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const serverCpu = cpuMs(pids) - serverCpu0;
+      if (values.profile) signalAll(pids, "SIGUSR2");
+      const clientUsage = process.cpuUsage(clientCpu0);
+      const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
+      polls.sort((a, b) => a - b);
+      completes.sort((a, b) => a - b);
+      const ms = (value: number) => `${value.toFixed(1)} ms`;
+      console.log(
+        [
+          `round ${round}: ${WORKERS} workers drained ${TASKS} pool tasks in ${seconds.toFixed(2)} s (created in ${(createMs / 1000).toFixed(2)} s)`,
+          `  claim+complete cycles/s: ${(cycles / seconds).toFixed(0)}${errors ? `  (errors: ${errors})` : ""}`,
+          `  poll     p50 ${ms(percentile(polls, 50))}  p99 ${ms(percentile(polls, 99))}  max ${ms(polls.at(-1) ?? Number.NaN)}  (n=${polls.length}; ${emptyPolls.length} empty polls at the end)`,
+          ...(process.env.BENCH_DEBUG ? [`  slow polls: ${slow.join(" ")}`] : []),
+          `  server CPU ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
+          `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
+        ].join("\n"),
+      );
+    }
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
