@@ -72,7 +72,15 @@ export function InjectLearningDialog({
         }}
       >
         <Field label="Target agent" htmlFor="learning-target">
-          <Select id="learning-target" data-testid="learning-target" value={targetAgentId} onChange={(e) => setTarget(e.target.value)}>
+          <Select
+            id="learning-target"
+            data-testid="learning-target"
+            value={targetAgentId}
+            onChange={(e) => {
+              setTarget(e.target.value);
+              setError(null);
+            }}
+          >
             <option value="">Choose an agent…</option>
             {agents.map((agent) => (
               <option key={agent.id} value={agent.id}>
@@ -97,7 +105,10 @@ export function InjectLearningDialog({
             rows={5}
             maxLength={8000}
             value={learning}
-            onChange={(e) => setLearning(e.target.value)}
+            onChange={(e) => {
+              setLearning(e.target.value);
+              setError(null);
+            }}
             placeholder="e.g. Run the migrations against a copy of production data before merging schema changes."
           />
         </Field>

@@ -99,6 +99,17 @@ async function embedQuery(query: string, timeoutMs: number): Promise<Float32Arra
  */
 function keywordCandidates(sqlite: Database.Database, fts: string, where: ReturnType<typeof visibility>, n: number) {
   const wide = n * 4;
+  // Memories holding every query word come first (they have full coverage, the
+  // top keyword scores); intersecting doclists is cheap where OR-ing common words
+  // ranks a large share of the table. OR only when they are too few.
+  if (fts.includes(" OR ")) {
+    const all = keywordPass(sqlite, fts.replaceAll(" OR ", " AND "), where, n, wide);
+    if (all.length >= Math.min(n, 10)) return all;
+  }
+  return keywordPass(sqlite, fts, where, n, wide);
+}
+
+function keywordPass(sqlite: Database.Database, fts: string, where: ReturnType<typeof visibility>, n: number, wide: number) {
   const ranked = prepare(
     sqlite,
     `SELECT rowid AS id, bm25(memory_fts, 2.0, 1.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ${wide}`,

@@ -10,6 +10,10 @@ describe("toFtsQuery", () => {
     expect(toFtsQuery("NEAR(a b, 3)")).toBe('"near" OR "b" OR "3"');
   });
 
+  it("can require every word (the cheap first pass of keyword search)", () => {
+    expect(toFtsQuery("flaky (checkout) test", "AND")).toBe('"flaky" AND "checkout" AND "test"');
+  });
+
   it("returns null when nothing is searchable and keeps stop words only when alone", () => {
     expect(toFtsQuery("*** ((( ''' ---")).toBeNull();
     expect(toFtsQuery("")).toBeNull();

@@ -48,11 +48,11 @@ export function stemSet(text: string): Set<string> {
  * holds some of the words still matches; BM25 ranks those holding more of them
  * higher. Returns null when the text holds no searchable word.
  */
-export function toFtsQuery(text: string): string | null {
+export function toFtsQuery(text: string, join: "OR" | "AND" = "OR"): string | null {
   const terms = [...new Set(words(text).filter((word) => !STOP_WORDS.has(word)))].slice(0, 32);
   const chosen = terms.length > 0 ? terms : [...new Set(words(text))].slice(0, 32);
   if (chosen.length === 0) return null;
-  return chosen.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
+  return chosen.map((term) => `"${term.replace(/"/g, '""')}"`).join(` ${join} `);
 }
 
 // Stemming every word of every candidate would dominate a search; words repeat

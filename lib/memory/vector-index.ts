@@ -80,7 +80,7 @@ export class VectorIndex {
   }
 
   private grow(min: number) {
-    const capacity = Math.max(min, Math.ceil(this.capacity * 1.5), 1024);
+    const capacity = Math.max(min, this.capacity === 0 ? min : Math.ceil(this.capacity * 1.5), 1024);
     const copy = <T extends Uint32Array | Int8Array | Float32Array | Int32Array | Uint8Array>(
       old: T,
       make: (n: number) => T,
@@ -97,6 +97,11 @@ export class VectorIndex {
     this.agents = copy(this.agents, (n) => new Int32Array(n), 1);
     this.swarm = copy(this.swarm, (n) => new Uint8Array(n), 1);
     this.capacity = capacity;
+  }
+
+  /** Makes room for `count` vectors at once (a start-up load knows its size: no 1.5x overshoot). */
+  reserve(count: number): void {
+    if (count > this.capacity) this.grow(count);
   }
 
   /** Adds or replaces one memory's vector (any length-`dims` vector; it is normalised here). */
