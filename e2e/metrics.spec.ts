@@ -65,7 +65,8 @@ test("the metrics page draws charts from real data and follows the agent filter"
   await signIn(page);
   await page.goto("/metrics");
   const rates = page.getByTestId("chart-rates-plot");
-  await expect(rates.locator(".recharts-line-curve").first()).toBeVisible();
+  // The first draw waits for six endpoints; give a loaded machine time.
+  await expect(rates.locator(".recharts-line-curve").first()).toBeVisible({ timeout: 30_000 });
   await expect(rates.locator(".recharts-legend-item-text", { hasText: alpha.name })).toBeVisible();
   await expect(rates.locator(".recharts-legend-item-text", { hasText: beta.name })).toBeVisible();
   await expect(page.getByTestId("chart-durations-plot").locator(".recharts-line-curve")).toHaveCount(2);
@@ -88,11 +89,12 @@ test("the metrics page draws charts from real data and follows the agent filter"
 });
 
 test("a point on the identity timeline opens its diff", async ({ page }) => {
+  test.setTimeout(120_000);
   await signIn(page);
   await page.goto("/metrics");
   await page.getByTestId("metrics-agent").selectOption(alpha.id);
   const point = page.locator(`[data-testid="identity-point"][data-version-id="${soul2}"]`);
-  await expect(point).toBeVisible();
+  await expect(point).toBeVisible({ timeout: 30_000 });
   await point.click();
   const diff = page.getByTestId("version-diff");
   await expect(diff).toBeVisible();

@@ -11,6 +11,7 @@ import type Database from "better-sqlite3";
 import { type Actor, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare } from "@/lib/db";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
+import { announceTasks } from "@/lib/tasks/dispatch";
 import { type Clock, systemClock } from "./clock";
 import { latestSlotAtOrBefore, nextSlot } from "./cron";
 import { newId } from "./ids";
@@ -37,6 +38,7 @@ const SCHEDULE_COLUMNS =
 export type Firing = {
   runId: string;
   scheduleId: string;
+  agentId: string | null;
   scheduledFor: number;
   taskId: string | null;
   status: "created" | "failed";
@@ -76,7 +78,7 @@ export function fireSlot(
       agentId: schedule.agentId,
       data: { runId, scheduledFor: new Date(scheduledFor).toISOString(), trigger, error },
     });
-    return { runId, scheduleId: schedule.id, scheduledFor, taskId: null, status: "failed", error };
+    return { runId, scheduleId: schedule.id, agentId: schedule.agentId, scheduledFor, taskId: null, status: "failed", error };
   }
 
   const taskId = newId();
@@ -129,13 +131,13 @@ export function fireSlot(
     agentId: schedule.agentId,
     data: { runId, taskId, trigger, scheduledFor: new Date(scheduledFor).toISOString() },
   });
-  return { runId, scheduleId: schedule.id, scheduledFor, taskId, status: "created" };
+  return { runId, scheduleId: schedule.id, agentId: schedule.agentId, scheduledFor, taskId, status: "created" };
 }
 
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
-export function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {}): Promise<Firing[]> {
+export async function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {}): Promise<Firing[]> {
   const now = clock();
-  return writeImmediate((sqlite) => {
+  const firings = await writeImmediate((sqlite) => {
     const firings: Firing[] = [];
     const due = prepare(
       sqlite,
@@ -159,15 +161,28 @@ export function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {})
     }
     return firings;
   });
+  for (const firing of firings) if (firing.taskId) announceTasks({ agentId: firing.agentId });
+  return firings;
 }
 
 /** POST /api/v1/schedules/{id}/run: one firing now, outside the cron slots (nextRunAt is unchanged). */
-export function runScheduleNow({ id, actor, clock = systemClock }: { id: string; actor: Actor; clock?: Clock }): Promise<Firing | null> {
-  return writeImmediate((sqlite) => {
+export async function runScheduleNow({
+  id,
+  actor,
+  clock = systemClock,
+}: {
+  id: string;
+  actor: Actor;
+  clock?: Clock;
+}): Promise<Firing | null> {
+  const firing = await writeImmediate((sqlite) => {
     const schedule = prepare(sqlite, `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE id = ?`).get(id) as ScheduleRow | undefined;
     if (!schedule) return null;
     const now = clock();
     // A manual run's slot is its own instant; a second click in the same millisecond is the same run.
     return fireSlot(sqlite, schedule, { scheduledFor: now, trigger: "manual", now, actor });
   });
+  // Wake the waiting polls of the agent (or of the pool) after the commit.
+  if (firing?.taskId) announceTasks({ agentId: firing.agentId });
+  return firing;
 }
