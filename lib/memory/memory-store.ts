@@ -55,9 +55,12 @@ function insertOne(sqlite: Database.Database, item: NewMemory, now: number, crea
   let deduplicated = 0;
   chunks.forEach((chunk, index) => {
     const hash = contentHash(chunk);
+    // The unary `+` keeps SQLite on the contentHash index: left to itself it picks
+    // (agentId, scope), which scans every memory of that agent (or the whole swarm
+    // scope) on each insert, an O(n) cost that made ingest fall as the table grew.
     const existing = prepare(
       sqlite,
-      "SELECT id FROM Memory WHERE contentHash = ? AND scope = ? AND agentId IS ? AND archivedAt IS NULL LIMIT 1",
+      "SELECT id FROM Memory WHERE contentHash = ? AND +scope = ? AND +agentId IS ? AND archivedAt IS NULL LIMIT 1",
     ).get(hash, item.scope, item.agentId) as { id: number } | undefined;
     if (existing) {
       ids.push(existing.id);
