@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isNothingNew, MAX_REFLECTION_CHARS, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
-import { type FakeApp, fakeTask, startFakeApp } from "./test-support/fake-app";
+import { type FakeApp, type FakeCall, fakeTask, startFakeApp } from "./test-support/fake-app";
 import { FIXTURES, spawnWorker } from "./test-support/run-worker";
 
 describe("reflection prompt and output rules", () => {
@@ -82,7 +82,7 @@ const reports = () =>
     .split("\n")
     .map((line) => JSON.parse(line));
 const reflections = () => app.state.memories.filter((m) => m.source === "reflection");
-const callIndex = (test: (call: { method: string; path: string; body: any }) => boolean) => app.calls.findIndex(test);
+const callIndex = (test: (call: FakeCall) => boolean) => app.calls.findIndex(test);
 
 beforeEach(async () => {
   app = await startFakeApp();
