@@ -210,6 +210,19 @@ describe("worker: post-task reflection", { timeout: 60_000 }, () => {
     expect(slowNote?.body.progress).toMatch(/^post-task reflection timed out after 1000 ms/);
   });
 
+  it("SIGTERM during the reflection stops it, and the task's outcome is still sent (not given back)", async () => {
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(
+      env({ AGENT_COMMAND: "cat >/dev/null; echo done", REFLECTION_COMMAND: "cat >/dev/null; echo '- half'; sleep 30" }),
+      [],
+    );
+    await worker.waitFor("agent started (reflection, REFLECTION_COMMAND)");
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(app.finished.get("t1")).toEqual({ status: "completed", body: { output: "done\n" } });
+    expect(reflections()).toEqual([]);
+  });
+
   it("a cancelled task gets no reflection", async () => {
     const signalFile = path.join(claudeHome, "signal");
     app.queue.push(fakeTask("t1"));
