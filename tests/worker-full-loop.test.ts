@@ -165,6 +165,69 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(() => readFileSync(path.join(dir, "agent-ran"))).toThrow();
   });
 
+  it("runs the post-task reflection: a continued Claude session's lesson becomes a reflection memory of the task", async () => {
+    const agent = await agentWithToken(target);
+    const dir = workspace();
+    const claudeHome = workspace();
+    const taskId = await createTask(target, { title: "tune the build", agentId: agent.id });
+    const lesson = `- The build needs NODE_OPTIONS=--max-old-space-size=4096 (reflection ${taskId})`;
+    const run = worker(agent.token, dir, {
+      HARNESS: "claude",
+      CLAUDE_BIN: path.join(FIXTURES, "bin", "claude"),
+      CLAUDE_CONFIG_DIR: claudeHome,
+      FAKE_CLAUDE_REFLECTION: lesson,
+      FAKE_CLAUDE_REFLECTION_FILE: "memory/build-lessons.md",
+    });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    // The task keeps the task run's output; the reflection went to memory.
+    expect(task.output).toMatch(/^fake claude result /);
+    expect(task.output).not.toContain("NODE_OPTIONS");
+
+    const reflections = await call(target, "GET", `/api/v1/memories?source=reflection&agentId=${agent.id}`);
+    expect(reflections.status, JSON.stringify(reflections.body)).toBe(200);
+    expect(reflections.body.memories).toHaveLength(1);
+    const memory = reflections.body.memories[0];
+    expect(memory).toMatchObject({
+      name: "Reflection: tune the build",
+      content: lesson,
+      scope: "agent",
+      source: "reflection",
+      agentId: agent.id,
+    });
+    const detail = await call(target, "GET", `/api/v1/memories/${memory.id}`);
+    expect(detail.body.memory).toMatchObject({ sourceTaskId: taskId });
+    // The file the reflection wrote under memory/ was indexed as well.
+    const files = await call(target, "GET", `/api/v1/memories?source=file_index&agentId=${agent.id}`);
+    expect(files.body.memories).toContainEqual(expect.objectContaining({ content: expect.stringContaining(lesson), scope: "agent" }));
+    // And the agent finds its lesson by searching.
+    const found = await call(target, "POST", "/api/v1/memories/search", {
+      query: "build memory NODE_OPTIONS",
+      agentId: agent.id,
+      mode: "keyword",
+    });
+    expect(found.body.results.map((r: { source: string }) => r.source)).toContain("reflection");
+  });
+
+  it("reflects on a failed task with REFLECTION_COMMAND, and the task stays failed with its own reason", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "compile it", agentId: agent.id });
+    const run = worker(agent.token, workspace(), {
+      AGENT_COMMAND: fixtureAgent("fail.sh"),
+      REFLECTION_COMMAND: fixtureAgent("reflect.sh"),
+    });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status).toBe("failed");
+    expect(task.failureReason).toMatch(/^the agent exited with code 3/);
+    const reflections = await call(target, "GET", `/api/v1/memories?source=reflection&agentId=${agent.id}`);
+    expect(reflections.body.memories).toEqual([
+      expect.objectContaining({ name: "Reflection: compile it", scope: "agent", source: "reflection", agentId: agent.id }),
+    ]);
+    expect(reflections.body.memories[0].content).toContain("- The task failed; its output began with: working on it");
+  });
+
   it("gives the task back when the worker gets SIGTERM mid-task", async () => {
     const agent = await agentWithToken(target);
     const taskId = await createTask(target, { title: "interrupted", agentId: agent.id });

@@ -25,6 +25,7 @@ export async function claudeCommand({
   allowedTools,
   taskDir,
   swarmBin,
+  continueSession = false,
 }: {
   claudeBin: string;
   systemPrompt: string;
@@ -32,6 +33,8 @@ export async function claudeCommand({
   allowedTools: string;
   taskDir: string;
   swarmBin: string;
+  /** One more turn of the workspace's latest conversation (`--continue`), e.g. the post-task reflection. */
+  continueSession?: boolean;
 }): Promise<AgentCommand> {
   const settingsFile = path.join(taskDir, "claude-settings.json");
   await writeFile(settingsFile, JSON.stringify(claudeSettings(swarmBin), null, 2));
@@ -39,7 +42,16 @@ export async function claudeCommand({
     systemPrompt.length > MAX_ARG_CHARS
       ? `${systemPrompt.slice(0, MAX_ARG_CHARS)}\n\n[system prompt truncated by the worker]`
       : systemPrompt;
-  const args = ["-p", "--output-format", "text", "--max-turns", String(maxTurns), "--settings", settingsFile];
+  const args = [
+    "-p",
+    ...(continueSession ? ["--continue"] : []),
+    "--output-format",
+    "text",
+    "--max-turns",
+    String(maxTurns),
+    "--settings",
+    settingsFile,
+  ];
   if (allowedTools.trim()) args.push("--allowedTools", allowedTools);
   if (prompt.trim()) args.push("--append-system-prompt", prompt);
   return { file: claudeBin, args };

@@ -29,6 +29,9 @@ const envSchema = z
     GIT_MAIN_BRANCH: z.string().default("main"),
     GIT_REMOTE: z.string().default("origin"),
     IDLE_PROPOSAL_AFTER: int(0),
+    REFLECTION: boolish,
+    REFLECTION_TIMEOUT_MS: int(120_000),
+    REFLECTION_COMMAND: z.string().optional(),
     POLL_WAIT_MS: int(25_000),
     HEARTBEAT_INTERVAL_MS: int(10_000),
     SYNC_DEBOUNCE_MS: int(300),
@@ -55,6 +58,11 @@ export type WorkerConfig = {
   mainBranch: string;
   remote: string;
   idleProposalAfterMs: number;
+  /** Post-task reflection (P5): on unless REFLECTION=off. */
+  reflection: boolean;
+  reflectionTimeoutMs: number;
+  /** The follow-up turn for AGENT_COMMAND agents (empty: none, so no reflection unless HARNESS=claude). */
+  reflectionCommand: string;
   pollWaitMs: number;
   heartbeatIntervalMs: number;
   syncDebounceMs: number;
@@ -88,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: string[] = []): WorkerC
     mainBranch: e.GIT_MAIN_BRANCH,
     remote: e.GIT_REMOTE,
     idleProposalAfterMs: e.IDLE_PROPOSAL_AFTER,
+    reflection: e.REFLECTION ?? true,
+    reflectionTimeoutMs: Math.max(e.REFLECTION_TIMEOUT_MS, 1_000),
+    reflectionCommand: e.REFLECTION_COMMAND?.trim() ?? "",
     pollWaitMs: Math.min(e.POLL_WAIT_MS, 30_000),
     heartbeatIntervalMs: Math.max(e.HEARTBEAT_INTERVAL_MS, 100),
     syncDebounceMs: e.SYNC_DEBOUNCE_MS,

@@ -83,6 +83,8 @@ export class WorkspaceSync {
     clearTimeout(this.timer);
     for (const watcher of this.watchers) watcher.close();
     this.watchers = [];
+    // watch() may be called again (the reflection turn after the task's run).
+    this.memoryWatched = false;
   }
 
   /** One sync at a time, in order: a second trigger waits for the first. */

@@ -1,7 +1,8 @@
 // One task from claim to finish: bundle, workspace, setup script, agent (with
-// heartbeats, live sync and the control server for `swarm`), final sync, the git
-// workflow when the workspace is a clone, then complete, fail or give back.
-import { mkdtemp, rm } from "node:fs/promises";
+// heartbeats, live sync and the control server for `swarm`), the git workflow when
+// the workspace is a clone, the post-task reflection, the final sync, then complete,
+// fail or give back.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TaskDto } from "../lib/contracts/tasks";
@@ -16,6 +17,7 @@ import { git } from "./git";
 import { finishTaskBranch, isGitWorkspace, prepareTaskBranch } from "./git-workflow";
 import { Heartbeat } from "./heartbeat";
 import { type Logger, tail } from "./log";
+import { type ReflectionOutcome, reflectionCommand, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
 import { runSetupScript } from "./setup-runner";
 import { WorkspaceSync } from "./sync";
 import { prepareWorkspace, workspaceOwnedPaths } from "./workspace";
@@ -132,23 +134,104 @@ export async function runTask({
             swarmBin,
           })
         : { shell: config.agentCommand };
-    const runAgent = async (prompt: string, purpose: string): Promise<AgentResult> => {
+    const runAgent = async (
+      prompt: string,
+      purpose: string,
+      options: { command?: AgentCommand; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+    ): Promise<AgentResult & { timedOut: boolean }> => {
       log.info(`agent started (${purpose})`, taskId);
       const running = startAgent({
-        command,
+        command: options.command ?? command,
         cwd: dir,
-        env,
+        env: options.env ?? env,
         stdin: prompt,
         maxOutputChars: config.maxOutputChars,
         killGraceMs: config.killGraceMs,
       });
       current = running;
       if (stop) running.stop("already stopping");
+      let timedOut = false;
+      const timer =
+        options.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              timedOut = true;
+              log.warn(`${purpose} took longer than ${options.timeoutMs} ms; stopping it`, taskId);
+              running.stop("timed out");
+            }, options.timeoutMs);
       const result = await running.done;
+      clearTimeout(timer);
       current = null;
       log.info(`agent exited (${purpose}): ${result.signal ? `signal ${result.signal}` : `code ${result.code}`}`, taskId);
-      return result;
+      return { ...result, timedOut };
     };
+
+    /**
+     * P5: one follow-up turn once the task's run has ended, then the final sync
+     * (so what the reflection wrote reaches the app) and its output as one memory.
+     * Whatever happens here, the task's outcome stays what the run decided.
+     */
+    const reflect = async (outcome: ReflectionOutcome, taskOutput: string): Promise<void> => {
+      try {
+        if (stop) return;
+        const plan = await reflectionCommand({ config, systemPrompt: bundle.systemPrompt, taskDir, swarmBin });
+        if ("skip" in plan) {
+          log.info(`reflection skipped: ${plan.skip}`, taskId);
+          return;
+        }
+        const outputFile = path.join(taskDir, "task-output.txt");
+        await writeFile(outputFile, taskOutput);
+        const prompt = reflectionPrompt({ title: task.title, outcome, startupFile: prepared.startupFile });
+        const promptFile = path.join(taskDir, "reflection-prompt.md");
+        await writeFile(promptFile, prompt);
+        sync?.watch();
+        let run: AgentResult & { timedOut: boolean };
+        try {
+          run = await runAgent(prompt, `reflection, ${plan.how}`, {
+            command: plan.command,
+            env: {
+              ...env,
+              SWARMDECK_PROMPT_FILE: promptFile,
+              SWARMDECK_REFLECTION: "1",
+              SWARMDECK_TASK_STATUS: outcome.status,
+              SWARMDECK_TASK_OUTPUT_FILE: outputFile,
+            },
+            timeoutMs: config.reflectionTimeoutMs,
+          });
+        } finally {
+          sync?.stop();
+          await sync?.syncNow("after reflection");
+        }
+        if (stop) return;
+        if (run.timedOut || run.code !== 0) {
+          const why = run.timedOut
+            ? `timed out after ${config.reflectionTimeoutMs} ms (REFLECTION_TIMEOUT_MS)`
+            : `exited with ${run.signal ? `signal ${run.signal}` : `code ${run.code}`}`;
+          const lastLine = run.combined.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+          log.warn(`reflection ${why}; nothing stored${lastLine ? `: ${lastLine}` : ""}`, taskId);
+          await heartbeat.progress(`post-task reflection ${why}: ${tail(run.combined.trim(), 500) || "(no output)"}`);
+          return;
+        }
+        const content = reflectionMemoryContent(run.stdout);
+        if (content === null) {
+          log.info("reflection: nothing new to remember (not stored)", taskId);
+          return;
+        }
+        const { ids } = await api.storeMemory({
+          name: reflectionMemoryName(task.title),
+          content,
+          scope: "agent",
+          source: "reflection",
+          taskId,
+        });
+        log.info(`reflection stored as a memory (${content.length} characters, ${ids.length} chunk${ids.length === 1 ? "" : "s"})`, taskId);
+      } catch (error) {
+        log.warn(`reflection failed: ${(error as Error).message}`, taskId);
+        await heartbeat.progress(`post-task reflection failed: ${(error as Error).message}`).catch(() => {});
+      }
+    };
+    /** After the reflection: a cancelled or lost task is not finished; a worker shutdown still reports the outcome. */
+    const stoppedDuringReflection = (): Stop | null => (stop && (stop as Stop).why !== "shutdown" ? stop : null);
 
     await sync.snapshotMemory();
     sync.watch();
@@ -159,6 +242,9 @@ export async function runTask({
 
     if (result.code !== 0) {
       const reason = `the agent exited with ${result.signal ? `signal ${result.signal}` : `code ${result.code}`}:\n${tail(result.combined.trim(), 4000) || "(no output)"}`;
+      await reflect({ status: "failed", detail: reason }, result.combined);
+      const halted = stoppedDuringReflection();
+      if (halted) return await endEarly(halted);
       return await finish("failed", () => api.fail(taskId, { failureReason: reason, output: tail(result.stdout, config.maxOutputChars) }));
     }
 
@@ -187,6 +273,9 @@ export async function runTask({
       log.info(`git: ${note}`, taskId);
     }
     const output = note ? `${result.stdout.trimEnd()}\n\n---\n${note}\n` : result.stdout;
+    await reflect({ status: "completed", ...(note ? { detail: note } : {}) }, output);
+    const halted = stoppedDuringReflection();
+    if (halted) return await endEarly(halted);
     log.info(`completing (${output.length} characters of output)`, taskId);
     return await finish("completed", () =>
       api.complete(taskId, { output: tail(output, config.maxOutputChars), ...(note ? { summary: note } : {}) }),
