@@ -106,9 +106,15 @@ export async function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promi
   return lock.runExclusive(() => fn(client));
 }
 
-/** Runs a synchronous write transaction on the raw connection. */
+/**
+ * Runs a synchronous write transaction on the raw connection. It takes SQLite's
+ * write lock at BEGIN (BEGIN IMMEDIATE): in a deferred transaction that reads and
+ * then writes, another process committing in between (a seed script, a second app
+ * instance) makes the upgrade fail at once with SQLITE_BUSY_SNAPSHOT, which
+ * busy_timeout does not cover. Taking the lock first makes it wait its turn instead.
+ */
 export function writeTransaction<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
-  return withSqlite((sqlite) => sqlite.transaction(() => fn(sqlite))());
+  return withSqlite((sqlite) => sqlite.transaction(() => fn(sqlite)).immediate());
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

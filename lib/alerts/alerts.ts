@@ -7,13 +7,12 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import type { AlertDto } from "@/lib/contracts/metrics";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, withSqlite, writeTransaction } from "@/lib/db";
 import { addDays, dayRange } from "@/lib/metrics/range";
 import { utcDay } from "@/lib/metrics/rollup-day";
 import { agentNames, readRollups } from "@/lib/metrics/task-metrics";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
 import { newId } from "@/lib/schedules/ids";
-import { writeImmediate } from "@/lib/schedules/write-immediate";
 import { type AlertConfig, readAlertConfig } from "./alert-config";
 import { sendAlertWebhook } from "./webhook";
 
@@ -77,7 +76,7 @@ const OPEN_SQL =
 /** One evaluation: opens, updates and resolves alerts in one transaction, then posts the webhook for new ones. */
 export async function evaluateAlerts({ clock = systemClock }: { clock?: Clock } = {}) {
   const now = clock();
-  const result = await writeImmediate((sqlite) => {
+  const result = await writeTransaction((sqlite) => {
     const config = readAlertConfig(sqlite);
     const names = agentNames(sqlite);
     const open = new Map((prepare(sqlite, OPEN_SQL).all() as AlertRow[]).map((row) => [SCOPE_KEY(row.scope, row.agentId), row]));

@@ -9,13 +9,12 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { type Actor, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { prepare } from "@/lib/db";
+import { prepare, writeTransaction } from "@/lib/db";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "@/lib/tasks/dispatch";
 import { type Clock, systemClock } from "./clock";
 import { latestSlotAtOrBefore, nextSlot } from "./cron";
 import { newId } from "./ids";
-import { writeImmediate } from "./write-immediate";
 
 export type ScheduleRow = {
   id: string;
@@ -137,7 +136,7 @@ export function fireSlot(
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
 export async function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {}): Promise<Firing[]> {
   const now = clock();
-  const firings = await writeImmediate((sqlite) => {
+  const firings = await writeTransaction((sqlite) => {
     const firings: Firing[] = [];
     const due = prepare(
       sqlite,
@@ -175,7 +174,7 @@ export async function runScheduleNow({
   actor: Actor;
   clock?: Clock;
 }): Promise<Firing | null> {
-  const firing = await writeImmediate((sqlite) => {
+  const firing = await writeTransaction((sqlite) => {
     const schedule = prepare(sqlite, `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE id = ?`).get(id) as ScheduleRow | undefined;
     if (!schedule) return null;
     const now = clock();
