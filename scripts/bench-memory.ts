@@ -374,6 +374,15 @@ async function searchAndRestart(first: App, env: NodeJS.ProcessEnv, fake: Awaite
   console.log(`vector index ready ${((performance.now() - loadStart) / 1000).toFixed(1)} s after the first search asked for it`);
   for (const q of queries.slice(0, 10)) await call(app, "POST", "/api/v1/memories/search", { query: q, mode: "hybrid" });
 
+  // The HTTP floor with the same client: the cheapest route (GET /api/health, no auth, no search).
+  const floor: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    const t = performance.now();
+    await (await fetch(`${app.baseUrl}/api/health`)).text();
+    floor.push(performance.now() - t);
+  }
+  console.log(`HTTP floor: GET /api/health p50 ${fmt(percentile(floor, 50))} ms  p95 ${fmt(percentile(floor, 95))} ms (same client)`);
+
   const latency: Record<string, number[]> = { keyword: [], vector: [], hybrid: [] };
   const vectorResults: { query: string; ids: number[] }[] = [];
   for (const mode of ["keyword", "vector", "hybrid"] as const) {
