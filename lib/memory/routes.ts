@@ -50,6 +50,15 @@ export async function operatorMemories(body: z.infer<typeof operatorCreateMemory
   });
 }
 
+// Search answers are a few KB of JSON on a hot path (workers ask before every
+// task): `no-transform` keeps the server from gzipping them, which cost both
+// sides more CPU than it saved bytes (as for the worker task answers).
+const SEARCH_HEADERS = { "cache-control": "no-store, no-transform" };
+
+export function searchAnswer(data: unknown): Response {
+  return Response.json(data, { headers: SEARCH_HEADERS });
+}
+
 /** The wire shape of a result (scores included; the per-mode parts help explain a score). */
 export function toWire(result: SearchResult) {
   return result;

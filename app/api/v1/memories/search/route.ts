@@ -1,6 +1,7 @@
 import { operatorRoute } from "@/lib/api/handler";
 import { operatorSearchBodySchema } from "@/lib/contracts/memory";
 import { ensureMemoryJobs } from "@/lib/memory/jobs";
+import { searchAnswer } from "@/lib/memory/routes";
 import { searchMemories } from "@/lib/memory/search";
 
 // POST /api/v1/memories/search – search every memory (optionally one agent's and the swarm's)
@@ -12,5 +13,5 @@ export const POST = operatorRoute("viewer", async ({ body }) => {
     viewer: { kind: "operator" },
     record: { kind: "search", agentId: input.agentId ?? null },
   });
-  return { results, mode, fallbackReason };
+  return searchAnswer({ results, mode, fallbackReason });
 });
