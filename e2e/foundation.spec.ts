@@ -168,3 +168,38 @@ test("a viewer reads but gets no write controls, and sees why", async ({ page })
   await expect(page.getByText("API tokens and users are managed by admins.")).toBeVisible();
   await expect(page.getByTestId("save-setup-script")).toHaveCount(0);
 });
+
+test("an admin manages users and operator API tokens on Settings", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.goto("/settings");
+  const email = `${uniqueName("ops")}@test.local`;
+  await page.getByTestId("new-user").click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption("operator");
+  await page.getByLabel("Password").fill("operator-password-1");
+  await page.getByRole("button", { name: "Create user" }).click();
+  await expect(page.getByText(`User ${email} created`)).toBeVisible();
+  await expect(page.getByTestId("users-table")).toContainText(email);
+
+  // The last active admin cannot step down: the API says why, the role stays.
+  await page.getByLabel(`Role of ${serverInfo().adminEmail}`).selectOption("viewer");
+  await expect(page.getByText("last active admin")).toBeVisible();
+  await expect(page.getByLabel(`Role of ${serverInfo().adminEmail}`)).toHaveValue("admin");
+
+  // A token for the new operator: shown once, then it works, then revoked it does not.
+  await page.getByTestId("new-api-token").click();
+  await page.getByLabel("Token name").fill("ops script");
+  await page.getByLabel("Owner").selectOption({ label: `${email} (operator)` });
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("revealed-token").textContent()) ?? "";
+  expect(token).toMatch(/^sdo_/);
+  await page.getByRole("button", { name: "I have copied it" }).click();
+  expect((await apiCall("GET", "/api/v1/agents", undefined, token)).status).toBe(200);
+  const row = page.getByTestId("api-tokens-table").getByRole("row").filter({ hasText: "ops script" });
+  await expect(row).toContainText(email);
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await page.getByTestId("confirm-action").click();
+  await expect(row).toContainText("revoked");
+  expect((await apiCall("GET", "/api/v1/agents", undefined, token)).status).toBe(401);
+});
