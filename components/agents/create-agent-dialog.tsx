@@ -9,8 +9,7 @@ import { toast } from "sonner";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import { useCan } from "../session-user";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select } from "../ui/input";
 import { PROFILE_HELP } from "./security-profile";
 
@@ -115,14 +114,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
             <option value="power">power</option>
           </Select>
         </Field>
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={create.isPending}>
-            Create agent
-          </Button>
-        </div>
+        <FormActions onCancel={() => onOpenChange(false)} submitLabel="Create agent" busy={create.isPending} className="pt-1" />
       </form>
     </Dialog>
   );

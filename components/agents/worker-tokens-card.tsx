@@ -2,20 +2,20 @@
 
 // The agent's worker tokens (admin only): create one (shown once), see when each
 // was last used, revoke with a confirmation.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
-import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
-import { api, describeError } from "@/lib/api-client";
+import type { FormEvent } from "react";
+import { api } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import type { CreatedTokenDto, TokenDto } from "@/lib/contracts/tokens";
 import { RelativeTime } from "../relative-time";
 import { useCan } from "../session-user";
 import { TokenRevealDialog } from "../token-reveal-dialog";
+import { RevokeTokenDialog, useTokenAdmin } from "../tokens/use-token-admin";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
-import { ConfirmDialog, Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 
@@ -33,35 +33,17 @@ export function WorkerTokensCard({ agent }: { agent: AgentDto }) {
 }
 
 function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
-  const queryClient = useQueryClient();
   const key = ["agent", agent.id, "tokens"];
   const tokens = useQuery({ queryKey: key, queryFn: () => api<{ tokens: TokenDto[] }>(`/api/v1/agents/${agent.id}/tokens`) });
-  const [naming, setNaming] = useState(false);
-  const [revealed, setRevealed] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<TokenDto | null>(null);
-
-  const create = useMutation({
-    mutationFn: (name: string) => api<CreatedTokenDto>(`/api/v1/agents/${agent.id}/tokens`, { method: "POST", body: { name } }),
-    onSuccess: (created) => {
-      setNaming(false);
-      setRevealed(created.token);
-      queryClient.invalidateQueries({ queryKey: key });
-    },
-    onError: (error) => toast.error(describeError(error)),
-  });
-  const revoke = useMutation({
-    mutationFn: (token: TokenDto) => api(`/api/v1/agents/${agent.id}/tokens/${token.id}`, { method: "DELETE" }),
-    onSuccess: (_data, token) => {
-      toast.success(`Token "${token.name}" revoked`);
-      setRevoking(null);
-      queryClient.invalidateQueries({ queryKey: key });
-    },
-    onError: (error) => toast.error(describeError(error)),
+  const admin = useTokenAdmin({
+    queryKey: key,
+    create: (name: string) => api<CreatedTokenDto>(`/api/v1/agents/${agent.id}/tokens`, { method: "POST", body: { name } }),
+    revoke: (token: TokenDto) => api(`/api/v1/agents/${agent.id}/tokens/${token.id}`, { method: "DELETE" }),
   });
 
   function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
+    admin.create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
   }
 
   const active = tokens.data?.tokens.filter((token) => !token.revokedAt) ?? [];
@@ -73,7 +55,7 @@ function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
         title="Worker tokens"
         description="A worker runner connects with one of these; it acts only as this agent."
         actions={
-          <Button size="sm" onClick={() => setNaming(true)} data-testid="new-worker-token">
+          <Button size="sm" onClick={() => admin.setCreating(true)} data-testid="new-worker-token">
             <Plus className="size-4" aria-hidden /> New token
           </Button>
         }
@@ -100,7 +82,7 @@ function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
                 </p>
               </div>
               {token.revokedAt ? null : (
-                <Button size="sm" variant="ghost" onClick={() => setRevoking(token)} data-testid="revoke-worker-token">
+                <Button size="sm" variant="ghost" onClick={() => admin.setRevoking(token)} data-testid="revoke-worker-token">
                   Revoke
                 </Button>
               )}
@@ -109,39 +91,23 @@ function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
         </ul>
       )}
 
-      <Dialog open={naming} onOpenChange={setNaming} title="New worker token" description={`For agent ${agent.name}.`}>
+      <Dialog open={admin.creating} onOpenChange={admin.setCreating} title="New worker token" description={`For agent ${agent.name}.`}>
         <form onSubmit={onCreate} className="space-y-4">
           <Field label="Token name" htmlFor="worker-token-name" hint="Where the worker runs, e.g. “docker on build-box”.">
             <Input id="worker-token-name" name="name" required maxLength={80} autoFocus autoComplete="off" />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setNaming(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={create.isPending}>
-              Create token
-            </Button>
-          </div>
+          <FormActions onCancel={() => admin.setCreating(false)} submitLabel="Create token" busy={admin.create.isPending} />
         </form>
       </Dialog>
 
-      <TokenRevealDialog token={revealed} title="Worker token created" onClose={() => setRevealed(null)}>
+      <TokenRevealDialog token={admin.revealed} title="Worker token created" onClose={admin.clearRevealed}>
         Start a worker with it:{" "}
         <code className="font-mono text-xs">
           SWARMDECK_URL={typeof window === "undefined" ? "" : window.location.origin} SWARMDECK_TOKEN=… npm run worker
         </code>
       </TokenRevealDialog>
 
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title={`Revoke "${revoking?.name ?? ""}"?`}
-        description="A worker using this token is refused from its next request on. This cannot be undone."
-        confirmLabel="Revoke token"
-        destructive
-        busy={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-      />
+      <RevokeTokenDialog admin={admin} consequence="A worker using this token is refused from its next request on." />
     </Card>
   );
 }

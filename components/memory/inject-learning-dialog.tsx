@@ -5,8 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { api, describeError } from "@/lib/api-client";
 import { LEARNING_CATEGORIES } from "@/lib/contracts/memory";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Select, Textarea } from "../ui/input";
 import type { AgentOption } from "./memory-types";
 
@@ -126,14 +125,7 @@ export function InjectLearningDialog({
             {error}
           </p>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={inject.isPending} data-testid="learning-submit">
-            Inject learning
-          </Button>
-        </div>
+        <FormActions onCancel={() => onOpenChange(false)} submitLabel="Inject learning" busy={inject.isPending} testId="learning-submit" />
       </form>
     </Dialog>
   );

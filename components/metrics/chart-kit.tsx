@@ -85,3 +85,30 @@ export function signed(value: number | null | undefined, format: (v: number) => 
 }
 
 export const shortDay = (day: string) => day.slice(5);
+
+/** A small two-or-more-way switch for a chart's header (which series to show). */
+export function SeriesToggle<K extends string>({
+  value,
+  options,
+  onChange,
+}: {
+  value: K;
+  options: ReadonlyArray<readonly [K, string]>;
+  onChange: (value: K) => void;
+}) {
+  return (
+    <div className="flex rounded-md border border-border p-0.5 text-xs" role="group">
+      {options.map(([key, label]) => (
+        <button
+          key={key}
+          type="button"
+          aria-pressed={value === key}
+          onClick={() => onChange(key)}
+          className={`rounded px-2 py-1 ${value === key ? "bg-muted font-medium text-fg" : "text-fg-muted"}`}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}

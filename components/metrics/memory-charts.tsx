@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
-import { AXIS, ChartFrame, color, OUTCOME_COLORS, pct, shortDay, TOOLTIP_STYLE } from "./chart-kit";
+import { AXIS, ChartFrame, color, OUTCOME_COLORS, pct, SeriesToggle, shortDay, TOOLTIP_STYLE } from "./chart-kit";
 import type { MemoryMetrics } from "./types";
 
 export function MemoryGrowthChart({ data, isPending, error }: { data?: MemoryMetrics; isPending: boolean; error: unknown }) {
@@ -20,18 +20,16 @@ export function MemoryGrowthChart({ data, isPending, error }: { data?: MemoryMet
         title="Memory growth"
         description="Memories stored (chunks), running total, per agent or per source."
         actions={
-          <div className="flex rounded-md border border-border p-0.5 text-xs">
-            {(["byAgent", "bySource"] as const).map((key) => (
-              <button
-                key={key}
-                type="button"
-                onClick={() => setBy(key)}
-                className={`rounded px-2 py-1 ${by === key ? "bg-muted font-medium text-fg" : "text-fg-muted"}`}
-              >
-                {key === "byAgent" ? "Agent" : "Source"}
-              </button>
-            ))}
-          </div>
+          <SeriesToggle
+            value={by}
+            options={
+              [
+                ["byAgent", "Agent"],
+                ["bySource", "Source"],
+              ] as const
+            }
+            onChange={setBy}
+          />
         }
       />
       {isPending ? (

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
-import { AXIS, ChartFrame, color, duration, pct, shortDay, TOOLTIP_STYLE } from "./chart-kit";
+import { AXIS, ChartFrame, color, duration, pct, SeriesToggle, shortDay, TOOLTIP_STYLE } from "./chart-kit";
 import type { TaskSeries } from "./types";
 
 function hasOutcomes(series: TaskSeries) {
@@ -27,18 +27,16 @@ export function RateChart({ data, isPending, error }: { data?: TaskSeries; isPen
         title="Completion and failure rate"
         description="Per agent and day: completed ÷ (completed + failed). Cancelled tasks are left out."
         actions={
-          <div className="flex rounded-md border border-border p-0.5 text-xs">
-            {(["completionRate", "failureRate"] as const).map((key) => (
-              <button
-                key={key}
-                type="button"
-                onClick={() => setMetric(key)}
-                className={`rounded px-2 py-1 ${metric === key ? "bg-muted font-medium text-fg" : "text-fg-muted"}`}
-              >
-                {key === "completionRate" ? "Completion" : "Failure"}
-              </button>
-            ))}
-          </div>
+          <SeriesToggle
+            value={metric}
+            options={
+              [
+                ["completionRate", "Completion"],
+                ["failureRate", "Failure"],
+              ] as const
+            }
+            onChange={setMetric}
+          />
         }
       />
       {isPending ? (

@@ -9,7 +9,7 @@ import { CodeDiff } from "@/components/identity/monaco";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/input";
 import { ErrorState, Loading } from "@/components/ui/states";
 import { api, describeError } from "@/lib/api-client";
@@ -190,14 +190,14 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
               data-testid="reject-note"
             />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setRejecting(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" busy={reject.isPending} disabled={!rejectNote.trim()} data-testid="confirm-reject">
-              Reject
-            </Button>
-          </div>
+          <FormActions
+            onCancel={() => setRejecting(false)}
+            submitLabel="Reject"
+            busy={reject.isPending}
+            danger
+            disabled={!rejectNote.trim()}
+            testId="confirm-reject"
+          />
         </form>
       </Dialog>
     </Card>

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { Button } from "@/components/ui/button";
+import { FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/input";
 import { api, describeError } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
@@ -215,14 +215,13 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
         <input type="checkbox" checked={draft.enabled} onChange={(e) => set("enabled", e.target.checked)} data-testid="schedule-enabled" />
         Enabled (fires on its cron from now on)
       </label>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy} disabled={p ? !p.valid : false} data-testid="schedule-save">
-          {schedule ? "Save" : "Create schedule"}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={onDone}
+        submitLabel={schedule ? "Save" : "Create schedule"}
+        busy={busy}
+        disabled={p ? !p.valid : false}
+        testId="schedule-save"
+      />
     </form>
   );
 }

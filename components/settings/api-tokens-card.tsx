@@ -2,56 +2,37 @@
 
 // Operator API tokens (admin only): every token with its owner; create one for
 // yourself or another user (shown once); revoke with a confirmation.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
-import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
-import { api, describeError } from "@/lib/api-client";
+import type { FormEvent } from "react";
+import { api } from "@/lib/api-client";
 import type { ApiTokenDto } from "@/lib/contracts/tokens";
 import type { UserDto } from "@/lib/contracts/users";
 import { RelativeTime } from "../relative-time";
 import { useSessionUser } from "../session-user";
 import { TokenRevealDialog } from "../token-reveal-dialog";
+import { RevokeTokenDialog, useTokenAdmin } from "../tokens/use-token-admin";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
-import { ConfirmDialog, Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 
 export function ApiTokensCard() {
   const me = useSessionUser();
-  const queryClient = useQueryClient();
   const tokens = useQuery({ queryKey: ["api-tokens"], queryFn: () => api<{ tokens: ApiTokenDto[] }>("/api/v1/tokens") });
   const users = useQuery({ queryKey: ["users"], queryFn: () => api<{ users: UserDto[] }>("/api/v1/users") });
-  const [creating, setCreating] = useState(false);
-  const [revealed, setRevealed] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<ApiTokenDto | null>(null);
-
-  const create = useMutation({
-    mutationFn: (body: { name: string; userId: string }) =>
-      api<ApiTokenDto & { token: string }>("/api/v1/tokens", { method: "POST", body }),
-    onSuccess: (created) => {
-      setCreating(false);
-      setRevealed(created.token);
-      queryClient.invalidateQueries({ queryKey: ["api-tokens"] });
-    },
-    onError: (error) => toast.error(describeError(error)),
-  });
-  const revoke = useMutation({
-    mutationFn: (token: ApiTokenDto) => api(`/api/v1/tokens/${token.id}`, { method: "DELETE" }),
-    onSuccess: (_data, token) => {
-      toast.success(`Token "${token.name}" revoked`);
-      setRevoking(null);
-      queryClient.invalidateQueries({ queryKey: ["api-tokens"] });
-    },
-    onError: (error) => toast.error(describeError(error)),
+  const admin = useTokenAdmin({
+    queryKey: ["api-tokens"],
+    create: (body: { name: string; userId: string }) => api<ApiTokenDto & { token: string }>("/api/v1/tokens", { method: "POST", body }),
+    revoke: (token: ApiTokenDto) => api(`/api/v1/tokens/${token.id}`, { method: "DELETE" }),
   });
 
   function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    create.mutate({ name: String(form.get("name") ?? "").trim(), userId: String(form.get("userId") ?? me.id) });
+    admin.create.mutate({ name: String(form.get("name") ?? "").trim(), userId: String(form.get("userId") ?? me.id) });
   }
 
   return (
@@ -60,7 +41,7 @@ export function ApiTokensCard() {
         title="Operator API tokens"
         description="For scripts and automation: send as “Authorization: Bearer sdo_…”. A token acts with its owner's role."
         actions={
-          <Button size="sm" onClick={() => setCreating(true)} data-testid="new-api-token">
+          <Button size="sm" onClick={() => admin.setCreating(true)} data-testid="new-api-token">
             <Plus className="size-4" aria-hidden /> New token
           </Button>
         }
@@ -101,7 +82,7 @@ export function ApiTokensCard() {
                   {token.revokedAt ? (
                     <Badge tone="danger">revoked</Badge>
                   ) : (
-                    <Button size="sm" variant="ghost" onClick={() => setRevoking(token)}>
+                    <Button size="sm" variant="ghost" onClick={() => admin.setRevoking(token)}>
                       Revoke
                     </Button>
                   )}
@@ -112,7 +93,7 @@ export function ApiTokensCard() {
         </table>
       )}
 
-      <Dialog open={creating} onOpenChange={setCreating} title="New operator API token">
+      <Dialog open={admin.creating} onOpenChange={admin.setCreating} title="New operator API token">
         <form onSubmit={onCreate} className="space-y-4">
           <Field label="Token name" htmlFor="api-token-name" hint="What uses it, e.g. “nightly report script”.">
             <Input id="api-token-name" name="name" required maxLength={80} autoFocus autoComplete="off" />
@@ -128,29 +109,13 @@ export function ApiTokensCard() {
                 ))}
             </Select>
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={create.isPending}>
-              Create token
-            </Button>
-          </div>
+          <FormActions onCancel={() => admin.setCreating(false)} submitLabel="Create token" busy={admin.create.isPending} />
         </form>
       </Dialog>
 
-      <TokenRevealDialog token={revealed} title="Operator API token created" onClose={() => setRevealed(null)} />
+      <TokenRevealDialog token={admin.revealed} title="Operator API token created" onClose={admin.clearRevealed} />
 
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title={`Revoke "${revoking?.name ?? ""}"?`}
-        description="Anything using this token is refused from its next request on. This cannot be undone."
-        confirmLabel="Revoke token"
-        destructive
-        busy={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-      />
+      <RevokeTokenDialog admin={admin} consequence="Anything using this token is refused from its next request on." />
     </Card>
   );
 }

@@ -14,7 +14,7 @@ import { useSessionUser } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select } from "../ui/input";
 import { ErrorState, Loading } from "../ui/states";
 
@@ -166,14 +166,7 @@ export function UsersCard() {
               autoComplete="new-password"
             />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={create.isPending}>
-              Create user
-            </Button>
-          </div>
+          <FormActions onCancel={() => setCreating(false)} submitLabel="Create user" busy={create.isPending} />
         </form>
       </Dialog>
 
@@ -194,14 +187,7 @@ export function UsersCard() {
               autoComplete="new-password"
             />
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setResetting(null)}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={update.isPending}>
-              Set password
-            </Button>
-          </div>
+          <FormActions onCancel={() => setResetting(null)} submitLabel="Set password" busy={update.isPending} />
         </form>
       </Dialog>
     </Card>

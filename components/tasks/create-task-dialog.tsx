@@ -9,8 +9,7 @@ import { toast } from "sonner";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import type { TaskDto } from "@/lib/contracts/tasks";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select, Textarea } from "../ui/input";
 
 type Errors = Partial<Record<"title" | "description" | "type" | "tags" | "priority" | "agentId", string>>;
@@ -111,14 +110,13 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
             ))}
           </Select>
         </Field>
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={create.isPending} data-testid="create-task-submit">
-            Create task
-          </Button>
-        </div>
+        <FormActions
+          onCancel={() => onOpenChange(false)}
+          submitLabel="Create task"
+          busy={create.isPending}
+          className="pt-2"
+          testId="create-task-submit"
+        />
       </form>
     </Dialog>
   );

@@ -88,3 +88,33 @@ export function ConfirmDialog({
     </AlertDialogPrimitive.Root>
   );
 }
+
+/** The Cancel / submit row at the foot of a dialog's form. */
+export function FormActions({
+  onCancel,
+  submitLabel,
+  busy,
+  danger,
+  disabled,
+  className,
+  testId,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  busy?: boolean;
+  danger?: boolean;
+  disabled?: boolean;
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <div className={cn("flex justify-end gap-2", className)}>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={danger ? "danger" : "primary"} busy={busy} disabled={disabled} data-testid={testId}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}

@@ -11,6 +11,38 @@ export function registerJob(job: Job): void {
   jobs.push(job);
 }
 
+/**
+ * A job that runs `run` every `everyMs` (first after `firstAfterMs`, else after one
+ * interval), never two runs at once, logging a failure instead of stopping.
+ */
+export function registerPeriodicJob(job: { name: string; everyMs: number; firstAfterMs?: number; run: () => Promise<unknown> }): void {
+  registerJob({
+    name: job.name,
+    start() {
+      let running = false;
+      const tick = async () => {
+        if (running) return;
+        running = true;
+        try {
+          await job.run();
+        } catch (error) {
+          console.error(`[swarmdeck] background job ${job.name} failed:`, error);
+        } finally {
+          running = false;
+        }
+      };
+      const first = job.firstAfterMs === undefined ? undefined : setTimeout(tick, job.firstAfterMs);
+      const timer = setInterval(tick, job.everyMs);
+      first?.unref();
+      timer.unref();
+      return () => {
+        clearTimeout(first);
+        clearInterval(timer);
+      };
+    },
+  });
+}
+
 let stops: Array<() => void> | null = null;
 
 export function startBackgroundJobs(): void {

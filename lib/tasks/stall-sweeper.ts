@@ -6,7 +6,7 @@
 import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare, writeTransaction } from "@/lib/db";
-import { registerJob } from "@/lib/jobs/background";
+import { registerPeriodicJob } from "@/lib/jobs/background";
 import { announceTasks } from "./dispatch";
 import { maxAttempts, stallSweepMs, stallTimeoutMs } from "./settings";
 import { finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
@@ -57,23 +57,11 @@ export async function sweepStalledTasks(now = Date.now()): Promise<{ requeued: n
   return { requeued, failed: failedRows.length };
 }
 
-registerJob({
+registerPeriodicJob({
   name: "task stall sweep",
-  start() {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      sweepStalledTasks()
-        .then(({ requeued, failed }) => {
-          if (requeued + failed > 0) console.log(`[swarmdeck] stalled tasks: ${requeued} requeued, ${failed} failed`);
-        })
-        .catch((error) => console.error("[swarmdeck] the stall sweep failed", error))
-        .finally(() => {
-          running = false;
-        });
-    }, stallSweepMs());
-    timer.unref();
-    return () => clearInterval(timer);
+  everyMs: stallSweepMs(),
+  async run() {
+    const { requeued, failed } = await sweepStalledTasks();
+    if (requeued + failed > 0) console.log(`[swarmdeck] stalled tasks: ${requeued} requeued, ${failed} failed`);
   },
 });
