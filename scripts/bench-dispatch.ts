@@ -1,16 +1,8 @@
-// Dispatch benchmark: the real app (production build, temporary database), W
-// worker loops over HTTP (poll → complete), each with its own agent and token,
-// draining T pool tasks. Prints claim+complete cycles per second and the poll
-// latency percentiles.
-//   npm run bench:dispatch [-- --workers 30 --tasks 300 --wait 1000 --rounds 3 --profile /tmp/prof]
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
-import { hashToken } from "../lib/auth/secrets";
 import { startTestServer } from "../tests/support/test-server";
 
 const { values } = parseArgs({
@@ -124,23 +116,14 @@ async function main() {
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);
     const agents: Array<{ id: string; token: string }> = [];
-    const sqlite = new Database(server.dbFile);
     for (let i = 0; i < WORKERS; i += 1) {
       const agent = await call("POST", "/api/v1/agents", server.adminToken, { name: `bench-${i}` });
       if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`);
       const id = agent.body.agent.id as string;
       const made = await call("POST", `/api/v1/agents/${id}/tokens`, server.adminToken, { name: "bench" });
-      let token = made?.status === 201 ? (made.body.token as string) : null;
-      if (!token) {
-        // Until the token API is there: the row it would write.
-        token = `sdw_${randomBytes(32).toString("base64url")}`;
-        sqlite
-          .prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
-          .run(`b${randomBytes(10).toString("hex")}`, id, "bench", hashToken(token), token.slice(0, 10), Date.now());
-      }
-      agents.push({ id, token });
+      if (made.status !== 201) throw new Error(`worker token: ${made.status} ${JSON.stringify(made.body)}`);
+      agents.push({ id, token: made.body.token as string });
     }
-    sqlite.close();
 
     {
       // The floor: the cheapest worker route there is (a refused token: routing,

@@ -1,11 +1,9 @@
 // Stalled work on a server of its own with a short stall timeout: a task whose
 // worker went silent goes back (to its agent, or the pool) with an event and its
 // attempt counted, and fails once it stalled on its last allowed attempt.
-import { randomBytes } from "node:crypto";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../lib/auth/secrets";
 import { startTestServer, type TestServer } from "./support/test-server";
+import { call as callApp, agentWithToken as newAgentWithToken } from "./worker-helpers";
 
 let target: TestServer;
 
@@ -19,44 +17,8 @@ afterAll(async () => {
   await target?.stop();
 });
 
-async function call(method: string, path: string, body?: unknown, token = target.adminToken) {
-  const response = await fetch(`${target.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: any = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = text;
-  }
-  return { status: response.status, body: parsed };
-}
-
-let counter = 0;
-async function agentWithToken() {
-  counter += 1;
-  const agent = await call("POST", "/api/v1/agents", { name: `stall-${process.pid}-${counter}` });
-  expect(agent.status).toBe(201);
-  const id = agent.body.agent.id as string;
-  const made = await call("POST", `/api/v1/agents/${id}/tokens`, { name: "stall test" });
-  if (made.status === 201) return { id, token: made.body.token as string };
-  // Until the token API is there: the same row it would write.
-  const token = `sdw_${randomBytes(32).toString("base64url")}`;
-  const db = new Database(target.dbFile);
-  db.prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)").run(
-    `t${randomBytes(10).toString("hex")}`,
-    id,
-    "stall test",
-    hashToken(token),
-    token.slice(0, 10),
-    Date.now(),
-  );
-  db.close();
-  return { id, token };
-}
+const call = (method: string, path: string, body?: unknown, token?: string) => callApp(target, method, path, body, token);
+const agentWithToken = () => newAgentWithToken(target);
 
 async function waitForStatus(taskId: string, status: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
