@@ -97,7 +97,7 @@ export function SeriesToggle<K extends string>({
   onChange: (value: K) => void;
 }) {
   return (
-    <div className="flex rounded-md border border-border p-0.5 text-xs" role="group">
+    <div className="flex rounded-md border border-border p-0.5 text-xs">
       {options.map(([key, label]) => (
         <button
           key={key}
