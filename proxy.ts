@@ -8,5 +8,5 @@ import { authSecret } from "@/lib/config/secrets";
 export default withAuth({ secret: authSecret(), pages: { signIn: "/login" } });
 
 export const config = {
-  matcher: ["/((?!api/|_next/|monaco/|login|favicon\\.ico).*)"],
+  matcher: ["/((?!api/|_next/|monaco/|login|favicon\\.ico|icon\\.svg).*)"],
 };

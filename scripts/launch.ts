@@ -4,7 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { authSecret } from "../lib/config/secrets";
+import { authSecret, ensurePrivateDataDir } from "../lib/config/secrets";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = {
@@ -65,6 +65,7 @@ export function migrateDeploy(env: NodeJS.ProcessEnv = process.env): void {
 
 /** Puts the generated-or-given auth secret into the environment the server inherits. */
 export function prepareSecrets(): void {
+  ensurePrivateDataDir();
   process.env.NEXTAUTH_SECRET = authSecret();
 }
 

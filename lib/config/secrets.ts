@@ -7,6 +7,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { dataDir } from "./database-url";
 
+/** data/ holds the database, secrets and the admin password: only its owner may enter it. */
+export function ensurePrivateDataDir(): void {
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
 function persistedSecret(fileName: string, bytes = 32): string {
   const file = path.join(dataDir(), fileName);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

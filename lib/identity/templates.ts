@@ -30,7 +30,7 @@ export function fillTemplate(text: string, values: Record<string, string>): stri
 }
 
 export function renderTemplate(kind: IdentityKind, agent: TemplateAgent): string {
-  const raw = readFileSync(path.join(templatesDir(), TEMPLATE_FILES[kind]), "utf8");
+  const raw = readFileSync(/*turbopackIgnore: true*/ path.join(templatesDir(), TEMPLATE_FILES[kind]), "utf8");
   return fillTemplate(raw, {
     name: agent.name,
     displayName: agent.displayName || agent.name,

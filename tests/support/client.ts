@@ -67,8 +67,11 @@ export async function createWorkerToken(agentId: string) {
 }
 
 /** Signs in through next-auth's credentials endpoint as a browser would; returns the Cookie header value. */
-export async function sessionCookie(email = server().adminEmail, password = server().adminPassword): Promise<string> {
-  const { baseUrl } = server();
+export async function sessionCookie(
+  email = server().adminEmail,
+  password = server().adminPassword,
+  baseUrl = server().baseUrl,
+): Promise<string> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const jar = new Map<string, string>();

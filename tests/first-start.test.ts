@@ -1,0 +1,114 @@
+// What a new user gets from `npm start` (scripts/start.ts, as package.json runs it):
+// the first start seeds an admin with a generated password, printed once and kept
+// in data/ (0600, in a 0700 folder) beside a generated auth secret; signing in with
+// it works; a second start on the same data reuses all of it and prints no password.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sessionCookie } from "./support/client";
+import { freePort } from "./support/test-server";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const base = mkdtempSync(path.join(tmpdir(), "swarmdeck-first-start-"));
+const dataDir = path.join(base, "data");
+const running: ChildProcess[] = [];
+
+type Started = { baseUrl: string; output: () => string; stop: () => Promise<void> };
+
+async function npmStart(): Promise<Started> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", SWARMDECK_DATA_DIR: dataDir };
+  for (const name of [
+    "DATABASE_URL",
+    "NEXTAUTH_SECRET",
+    "NEXTAUTH_URL",
+    "SWARMDECK_ADMIN_EMAIL",
+    "SWARMDECK_ADMIN_PASSWORD",
+    "SWARMDECK_ADMIN_TOKEN",
+  ]) {
+    delete env[name];
+  }
+  // Same database location rule as a clone's default (data/swarmdeck.db), inside this test's folder.
+  env.DATABASE_URL = `file:${path.join(dataDir, "swarmdeck.db")}`;
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  running.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output}`);
+    const ok = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`npm start did not become healthy:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    baseUrl,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+      await exited;
+    },
+  };
+}
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+afterAll(() => {
+  for (const child of running) {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe("npm start on a fresh clone", () => {
+  it("seeds an admin with a generated password printed once and kept privately; a second start reuses everything", async () => {
+    const first = await npmStart();
+    const printed = /password: (\S+)/.exec(first.output())?.[1];
+    expect(first.output()).toContain("First start: an admin account was created.");
+    expect(first.output()).toContain("admin@swarmdeck.local");
+    expect(printed).toBeTruthy();
+
+    const passwordFile = path.join(dataDir, "admin-password.txt");
+    expect(readFileSync(passwordFile, "utf8")).toContain(printed);
+    expect(mode(passwordFile)).toBe(0o600);
+    expect(mode(path.join(dataDir, "auth-secret"))).toBe(0o600);
+    expect(mode(dataDir)).toBe(0o700);
+    const secret = readFileSync(path.join(dataDir, "auth-secret"), "utf8");
+
+    const cookie = await sessionCookie("admin@swarmdeck.local", printed, first.baseUrl);
+    const agents = await fetch(`${first.baseUrl}/api/v1/agents`, { headers: { cookie } });
+    expect(agents.status).toBe(200);
+    const created = await fetch(`${first.baseUrl}/api/v1/agents`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ name: "kept-across-restarts" }),
+    });
+    expect(created.status).toBe(201);
+    await first.stop();
+
+    const second = await npmStart();
+    expect(second.output()).not.toContain("First start");
+    expect(second.output()).not.toContain("Building the app");
+    expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(secret);
+    const again = await sessionCookie("admin@swarmdeck.local", printed, second.baseUrl);
+    const list = await fetch(`${second.baseUrl}/api/v1/agents`, { headers: { cookie: again } });
+    const names = ((await list.json()) as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name);
+    expect(names).toContain("kept-across-restarts");
+    await second.stop();
+  }, 240_000);
+});
