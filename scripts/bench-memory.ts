@@ -1,5 +1,5 @@
 // npm run bench:memory: memory at scale, over HTTP against the production server
-// (`next start` on a fresh SQLite file, a fake OpenAI-compatible embedder in this
+// (on a fresh SQLite file, with a fake OpenAI-compatible embedder in this
 // process). Seeds N memories (default 100k, 512 dims), then prints ingest rate
 // per block, p50/p95 search latency per mode, recall@10 of the vector index
 // against exact brute force, restart time to healthy and to vector-ready, and the

@@ -9,6 +9,7 @@ import { authSecret, ensurePrivateDataDir } from "../lib/config/secrets";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = {
   next: path.join(ROOT, "node_modules", "next", "dist", "bin", "next"),
+  serve: path.join(ROOT, "scripts", "serve.mjs"),
   prisma: path.join(ROOT, "node_modules", "prisma", "build", "index.js"),
 };
 const FINGERPRINT_FILE = path.join(ROOT, ".next", "swarmdeck-source-fingerprint");
@@ -69,12 +70,20 @@ export function prepareSecrets(): void {
   process.env.NEXTAUTH_SECRET = authSecret();
 }
 
-export function startNext(mode: "start" | "dev", options: { port: number; hostname?: string; env?: NodeJS.ProcessEnv }): ChildProcess {
-  const args = [BIN.next, mode, "--port", String(options.port)];
+/**
+ * The server: in production scripts/serve.mjs (Next.js plus the worker fast path),
+ * in development `next dev` (every route through Next, hot reloading).
+ */
+export function startNext(
+  mode: "start" | "dev",
+  options: { port: number; hostname?: string; env?: NodeJS.ProcessEnv; stdio?: "inherit" | "quiet" },
+): ChildProcess {
+  const args = [mode === "start" ? BIN.serve : BIN.next, ...(mode === "dev" ? ["dev"] : []), "--port", String(options.port)];
   if (options.hostname) args.push("--hostname", options.hostname);
   return spawn(process.execPath, args, {
     cwd: ROOT,
     env: { NEXT_TELEMETRY_DISABLED: "1", ...(options.env ?? process.env) },
-    stdio: "inherit",
+    // quiet: only errors (the test harnesses)
+    stdio: options.stdio === "quiet" ? ["ignore", "ignore", "inherit"] : "inherit",
   });
 }

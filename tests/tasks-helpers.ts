@@ -18,19 +18,9 @@ function cuidLike(): string {
   return `t${Date.now().toString(36)}${randomBytes(8).toString("hex")}`;
 }
 
-/** A worker token for the agent: through the admin API, or written beside it while that API is not there. */
-export async function workerToken(agentId: string): Promise<string> {
-  try {
-    return await createWorkerToken(agentId);
-  } catch (error) {
-    if (!/: (404|405) /.test(String(error))) throw error;
-    const token = `sdw_${randomBytes(32).toString("base64url")}`;
-    const now = Date.now();
-    database()
-      .prepare("INSERT INTO WorkerToken (id, agentId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(cuidLike(), agentId, "test worker", hashToken(token), token.slice(0, 10), now);
-    return token;
-  }
+/** A worker token for the agent, made through the admin API. */
+export function workerToken(agentId: string): Promise<string> {
+  return createWorkerToken(agentId);
 }
 
 /** An operator API token of a new user with `role` (arranged in the database). */

@@ -1,5 +1,5 @@
 // The default identity files (lib/identity/templates/*), read at run time so an
-// operator can change them without a rebuild. `next start` runs from the repo
+// operator can change them without a rebuild. The server runs from the repo
 // root; SWARMDECK_IDENTITY_TEMPLATES points elsewhere if needed.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -30,7 +30,7 @@ export function fillTemplate(text: string, values: Record<string, string>): stri
 }
 
 export function renderTemplate(kind: IdentityKind, agent: TemplateAgent): string {
-  const raw = readFileSync(/*turbopackIgnore: true*/ path.join(templatesDir(), TEMPLATE_FILES[kind]), "utf8");
+  const raw = readFileSync(path.join(/*turbopackIgnore: true*/ templatesDir(), TEMPLATE_FILES[kind]), "utf8");
   return fillTemplate(raw, {
     name: agent.name,
     displayName: agent.displayName || agent.name,

@@ -1,12 +1,12 @@
-// Starts the real app (`next start` on the production build) against a fresh
+// Starts the real app (the production server `npm start` runs, on the production build) against a fresh
 // temporary SQLite database, exactly as `npm start` would, for HTTP and browser tests.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, migrateDeploy } from "../../scripts/launch";
+import { ensureBuild, migrateDeploy, startNext } from "../../scripts/launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -83,15 +83,7 @@ export async function startTestServer(
   });
   if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "--port", String(port), "--hostname", "127.0.0.1"],
-    {
-      cwd: ROOT,
-      env,
-      stdio: options.quiet === false ? "inherit" : ["ignore", "ignore", "inherit"],
-    },
-  );
+  const child = startNext("start", { port, hostname: "127.0.0.1", env, stdio: options.quiet === false ? "inherit" : "quiet" });
   await waitForHealth(baseUrl, child);
   return {
     baseUrl,

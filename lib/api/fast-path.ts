@@ -1,0 +1,134 @@
+// The worker protocol's hot routes, answered straight from node:http by the very
+// same route handlers Next.js would call. Next's request pipeline (routing,
+// request/response wrapping, rendering machinery) costs 2–3 ms of CPU per request,
+// more than a claim and a finish together; a swarm polls all day. The production
+// server (scripts/serve.mjs) offers every request here first and hands anything
+// not in the table to Next. Same handlers, so the same authentication,
+// validation, limits and error shape: only the plumbing differs.
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NextRequest } from "next/server";
+import { GET as poll } from "@/app/api/worker/poll/route";
+import { GET as bundle } from "@/app/api/worker/tasks/[id]/bundle/route";
+import { POST as complete } from "@/app/api/worker/tasks/[id]/complete/route";
+import { POST as fail } from "@/app/api/worker/tasks/[id]/fail/route";
+import { POST as heartbeat } from "@/app/api/worker/tasks/[id]/heartbeat/route";
+import { POST as release } from "@/app/api/worker/tasks/[id]/release/route";
+import { MAX_BODY_BYTES } from "@/lib/contracts/common";
+import { errorResponse, toApiError } from "@/lib/errors";
+import { SECURITY_HEADERS } from "@/lib/http/security-headers";
+
+type Params = Record<string, string>;
+type RouteHandler = (req: NextRequest, context: { params: Promise<Params> }) => Promise<Response>;
+
+/** Exact paths; `:id` is one path segment. Anything else (other methods, trailing slashes) goes to Next. */
+const ROUTES: ReadonlyArray<{ method: string; path: string; handler: RouteHandler }> = [
+  { method: "GET", path: "/api/worker/poll", handler: poll },
+  { method: "POST", path: "/api/worker/tasks/:id/heartbeat", handler: heartbeat },
+  { method: "POST", path: "/api/worker/tasks/:id/complete", handler: complete },
+  { method: "POST", path: "/api/worker/tasks/:id/fail", handler: fail },
+  { method: "POST", path: "/api/worker/tasks/:id/release", handler: release },
+  { method: "GET", path: "/api/worker/tasks/:id/bundle", handler: bundle },
+];
+
+const TABLE = ROUTES.map((route) => ({
+  ...route,
+  pattern: new RegExp(`^${route.path.replace(":id", "([^/]+)")}$`),
+}));
+
+function match(method: string | undefined, pathname: string): { handler: RouteHandler; params: Params } | null {
+  for (const route of TABLE) {
+    if (route.method !== method) continue;
+    const found = route.pattern.exec(pathname);
+    if (!found) continue;
+    if (found[1] === undefined) return { handler: route.handler, params: {} };
+    try {
+      return { handler: route.handler, params: { id: decodeURIComponent(found[1]) } };
+    } catch {
+      return null; // a malformed escape: Next answers it
+    }
+  }
+  return null;
+}
+
+/** Answers `req` when it is one of the hot routes (and returns true); otherwise leaves it alone. */
+export function serveFastPath(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "";
+  if (!url.startsWith("/api/worker/")) return false;
+  const query = url.indexOf("?");
+  const route = match(req.method, query === -1 ? url : url.slice(0, query));
+  if (!route) return false;
+  answer(req, res, route).catch((error) => {
+    console.error("[swarmdeck] fast path", error);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end();
+  });
+  return true;
+}
+
+/**
+ * The request body as bytes (cheaper than streaming it through web streams). The
+ * handler still applies its own limit: a body declared too large is not read at
+ * all, and one that turns out too large is cut one byte past the limit, so the
+ * handler answers 413 exactly as it does under Next (and closes the connection).
+ */
+function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(req.headers["content-length"] ?? "NaN");
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(new Uint8Array(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", done);
+      req.off("error", reject);
+      resolve(new Uint8Array(Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1)));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        req.pause(); // the rest stays unread; the 413 answer closes the connection
+        done();
+      }
+    };
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", reject);
+  });
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, route: { handler: RouteHandler; params: Params }) {
+  // A client that hangs up ends a long poll at once (the handler watches req.signal).
+  const hangUp = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) hangUp.abort();
+  });
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const request = new NextRequest(new URL(req.url ?? "/", "http://localhost"), {
+    method: req.method,
+    headers,
+    body: hasBody ? await readBody(req) : undefined,
+    signal: hangUp.signal,
+  });
+
+  let response: Response;
+  try {
+    response = await route.handler(request, { params: Promise.resolve(route.params) });
+  } catch (error) {
+    response = errorResponse(toApiError(error, `${req.method} ${request.nextUrl.pathname}`));
+  }
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  if (res.destroyed) return;
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  response.headers.forEach((value, key) => {
+    if (key !== "set-cookie") res.setHeader(key, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  if (body) res.setHeader("content-length", body.byteLength);
+  res.writeHead(response.status);
+  res.end(body ?? undefined);
+}
