@@ -1,13 +1,15 @@
-// The worker protocol's hot routes, answered straight from node:http by the very
-// same route handlers Next.js would call. Next's request pipeline (routing,
-// request/response wrapping, rendering machinery) costs 2–3 ms of CPU per request,
-// more than a claim and a finish together; a swarm polls all day. The production
+// The hot routes (the worker protocol's task loop, memory search), answered straight
+// from node:http by the very same route handlers Next.js would call. Next's request
+// pipeline (routing, request/response wrapping, rendering machinery) costs 2–3 ms
+// of CPU per request, more than a claim and a finish together; a swarm polls all day. The production
 // server (scripts/serve.mjs) offers every request here first and hands anything
 // not in the table to Next. Same handlers, so the same authentication,
 // validation, limits and error shape: only the plumbing differs.
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NextRequest } from "next/server";
+import { POST as operatorSearch } from "@/app/api/v1/memories/search/route";
+import { POST as workerSearch } from "@/app/api/worker/memories/search/route";
 import { GET as poll } from "@/app/api/worker/poll/route";
 import { GET as bundle } from "@/app/api/worker/tasks/[id]/bundle/route";
 import { POST as complete } from "@/app/api/worker/tasks/[id]/complete/route";
@@ -29,6 +31,8 @@ const ROUTES: ReadonlyArray<{ method: string; path: string; handler: RouteHandle
   { method: "POST", path: "/api/worker/tasks/:id/fail", handler: fail },
   { method: "POST", path: "/api/worker/tasks/:id/release", handler: release },
   { method: "GET", path: "/api/worker/tasks/:id/bundle", handler: bundle },
+  { method: "POST", path: "/api/worker/memories/search", handler: workerSearch },
+  { method: "POST", path: "/api/v1/memories/search", handler: operatorSearch },
 ];
 
 const TABLE = ROUTES.map((route) => ({
@@ -54,7 +58,7 @@ function match(method: string | undefined, pathname: string): { handler: RouteHa
 /** Answers `req` when it is one of the hot routes (and returns true); otherwise leaves it alone. */
 export function serveFastPath(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? "";
-  if (!url.startsWith("/api/worker/")) return false;
+  if (!url.startsWith("/api/")) return false;
   const query = url.indexOf("?");
   const route = match(req.method, query === -1 ? url : url.slice(0, query));
   if (!route) return false;
