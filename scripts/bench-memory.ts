@@ -4,16 +4,17 @@
 // per block, p50/p95 search latency per mode, recall@10 of the vector index
 // against exact brute force, restart time to healthy and to vector-ready, and the
 // app's RSS. Env: BENCH_MEMORIES, BENCH_DIMS, BENCH_QUERIES.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { freePort } from "../tests/support/test-server";
-import { ensureBuild, migrateDeploy } from "./launch";
+import { ensureBuild, migrateDeploy, startNext } from "./launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const INDEX_TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
@@ -168,15 +169,8 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"],
-    {
-      cwd: ROOT,
-      env: { ...env, NEXTAUTH_URL: baseUrl },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  // The production server `npm start` runs.
+  const child = startNext("start", { port, hostname: "127.0.0.1", env: { ...env, NEXTAUTH_URL: baseUrl }, stdio: "quiet" });
   for (;;) {
     if (child.exitCode !== null) throw new Error("the server exited");
     try {
@@ -205,22 +199,55 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+// node:http with keep-alive, as the dispatch bench: fetch costs the client (which
+// shares the two cores with the server) a millisecond or more per call, and that
+// is not the server's latency.
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+function request(app: App, method: string, url: string, body?: unknown, auth = true): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const { hostname, port } = new URL(app.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: hostname,
+        port,
+        method,
+        path: url,
+        agent: keepAlive,
+        headers: {
+          ...(auth ? { authorization: `Bearer ${adminToken}` } : {}),
+          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
 async function call(app: App, method: string, url: string, body?: unknown, attempt = 1): Promise<any> {
   // A reset connection is retried (writes are idempotent here: exact duplicates return the same ids).
-  let response: Response;
+  let response: { status: number; text: string };
   try {
-    response = await fetch(`${app.baseUrl}${url}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await request(app, method, url, body);
   } catch (error) {
     if (attempt >= 3) throw error;
     console.warn(`retrying ${method} ${url} after ${(error as Error).message}`);
     return call(app, method, url, body, attempt + 1);
   }
-  const json = (await response.json().catch(() => null)) as any;
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  let json: any = null;
+  try {
+    json = JSON.parse(response.text);
+  } catch {}
+  if (response.status < 200 || response.status >= 300)
+    throw new Error(`${method} ${url}: ${response.status} ${response.text.slice(0, 500)}`);
   return json;
 }
 
@@ -380,7 +407,7 @@ async function searchAndRestart(first: App, env: NodeJS.ProcessEnv, fake: Awaite
   const floor: number[] = [];
   for (let i = 0; i < QUERIES; i++) {
     const t = performance.now();
-    await (await fetch(`${app.baseUrl}/api/health`)).text();
+    await request(app, "GET", "/api/health", undefined, false);
     floor.push(performance.now() - t);
   }
   console.log(`HTTP floor: GET /api/health p50 ${fmt(percentile(floor, 50))} ms  p95 ${fmt(percentile(floor, 95))} ms (same client)`);
