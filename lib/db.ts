@@ -106,15 +106,67 @@ export async function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promi
   return lock.runExclusive(() => fn(client));
 }
 
+type Queued = { fn: (sqlite: Database.Database) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+const globalForBatch = globalThis as unknown as { swarmdeckWriteQueue?: Queued[] };
+
 /**
  * Runs a synchronous write transaction on the raw connection. It takes SQLite's
  * write lock at BEGIN (BEGIN IMMEDIATE): in a deferred transaction that reads and
  * then writes, another process committing in between (a seed script, a second app
  * instance) makes the upgrade fail at once with SQLITE_BUSY_SNAPSHOT, which
  * busy_timeout does not cover. Taking the lock first makes it wait its turn instead.
+ *
+ * Group commit: the write transactions asked for in the same turn of the event
+ * loop (thirty workers polling at once) share one BEGIN ... COMMIT, each inside
+ * its own savepoint. Each still commits or rolls back on its own (a throw undoes
+ * only its savepoint and rejects only its caller), runs in the order asked, sees
+ * the writes of those before it, and resolves only once the COMMIT is done; the
+ * cost of a commit (writing the WAL frames of every touched page) is paid once
+ * per batch instead of once per call.
  */
 export function writeTransaction<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
-  return withSqlite((sqlite) => sqlite.transaction(() => fn(sqlite)).immediate());
+  return new Promise<T>((resolve, reject) => {
+    const queue = globalForBatch.swarmdeckWriteQueue;
+    const entry: Queued = { fn, resolve: resolve as (value: unknown) => void, reject };
+    if (queue) {
+      queue.push(entry);
+      return;
+    }
+    const batch = [entry];
+    globalForBatch.swarmdeckWriteQueue = batch;
+    setImmediate(() => {
+      globalForBatch.swarmdeckWriteQueue = undefined;
+      commitBatch(batch);
+    });
+  });
+}
+
+function commitBatch(batch: Queued[]): void {
+  withSqlite((sqlite) => {
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    sqlite
+      .transaction(() => {
+        for (const { fn } of batch) {
+          try {
+            outcomes.push({ ok: true, value: sqlite.transaction(fn)(sqlite) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      })
+      .immediate();
+    return outcomes;
+  }).then(
+    (outcomes) =>
+      outcomes.forEach((outcome, i) => {
+        const { resolve, reject } = batch[i] as Queued;
+        if (outcome.ok) resolve(outcome.value);
+        else reject(outcome.error);
+      }),
+    (error) => {
+      for (const { reject } of batch) reject(error);
+    },
+  );
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
