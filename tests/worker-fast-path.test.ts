@@ -5,7 +5,7 @@
 // (never a half-written finish), decoded path segments, and a hung-up long poll
 // that claims nothing.
 import { beforeEach, describe, expect, it } from "vitest";
-import { server } from "./support/client";
+import { admin, server, sessionCookie } from "./support/client";
 import { agentWithWorker, createTask, drainPool, taskRow } from "./tasks-helpers";
 
 beforeEach(async () => {
@@ -97,5 +97,27 @@ describe("the worker fast path", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.task.id).toBe(task.id);
     expect(taskRow(task.id)).toMatchObject({ status: "in_progress", agentId: present.agent.id, attempts: 1 });
+  });
+
+  it("serves memory search to a signed-in operator's browser session (cookie, JSON body) and to operator tokens", async () => {
+    const name = `fast path lesson ${Date.now()}`;
+    const stored = await admin().post("/api/v1/memories", {
+      items: [{ name, content: "Quarantine flaky snapshot tests before a release." }],
+    });
+    expect(stored.status).toBe(201);
+    const cookie = await sessionCookie(server().adminEmail, server().adminPassword);
+    const response = await fetch(`${server().baseUrl}/api/v1/memories/search`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ query: "flaky snapshot tests", mode: "keyword" }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { results: Array<{ name: string }> };
+    expect(body.results.map((result) => result.name)).toContain(name);
+
+    const viaToken = await admin().post("/api/v1/memories/search", { query: "flaky snapshot tests", mode: "keyword" });
+    expect(viaToken.body.results.map((result: { name: string }) => result.name)).toContain(name);
+    const noBody = await fetch(`${server().baseUrl}/api/v1/memories/search`, { method: "POST", headers: { cookie } });
+    expect(noBody.status).toBe(400);
   });
 });

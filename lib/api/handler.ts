@@ -2,7 +2,6 @@
 // throw into the one error shape. Handlers return data (200 JSON), a Response,
 // or nothing (204).
 import "server-only";
-import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import type { Actor } from "@/lib/audit/audit-log";
 import {
@@ -21,7 +20,8 @@ type Params = Record<string, string>;
 type RouteContext = { params: Promise<Params> };
 
 export type RequestTools = {
-  req: NextRequest;
+  /** A standard Request: under `next start` Next's NextRequest, on the fast path a plain one. */
+  req: Request;
   params: Params;
   /** Reads the JSON body (at most `limit` bytes, 413 beyond) and validates it. */
   body<S extends z.ZodType>(schema: S, limit?: number): Promise<z.infer<S>>;
@@ -64,7 +64,7 @@ function tooLarge(limit: number) {
   return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes`, { limit });
 }
 
-function tools(req: NextRequest, params: Params): RequestTools {
+function tools(req: Request, params: Params): RequestTools {
   return {
     req,
     params,
@@ -79,7 +79,7 @@ function tools(req: NextRequest, params: Params): RequestTools {
       return schema.parse(json);
     },
     query(schema) {
-      return schema.parse(Object.fromEntries(req.nextUrl.searchParams));
+      return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
     },
   };
 }
@@ -90,11 +90,11 @@ function toResponse(result: unknown): Response {
   return Response.json(result);
 }
 
-async function run(req: NextRequest, fn: () => Promise<unknown>): Promise<Response> {
+async function run(req: Request, fn: () => Promise<unknown>): Promise<Response> {
   try {
     return toResponse(await fn());
   } catch (error) {
-    const apiError = toApiError(error, `${req.method} ${req.nextUrl.pathname}`);
+    const apiError = toApiError(error, `${req.method} ${new URL(req.url).pathname}`);
     const response = errorResponse(apiError);
     // The rest of an oversized body is never read: close the connection so a
     // keep-alive client does not send its next request into the leftover bytes.
@@ -105,7 +105,7 @@ async function run(req: NextRequest, fn: () => Promise<unknown>): Promise<Respon
 
 /** An operator API route: a session or an operator token with at least `minRole`. */
 export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext) => Promise<unknown>) {
-  return (req: NextRequest, context: RouteContext) =>
+  return (req: Request, context: RouteContext) =>
     run(req, async () => {
       const principal = await authenticateOperator(req);
       if (!hasRole(principal.role, minRole)) {
@@ -118,7 +118,7 @@ export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext)
 
 /** A worker protocol route: a worker token, acting only as its own agent. */
 export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>) {
-  return (req: NextRequest, context: RouteContext) =>
+  return (req: Request, context: RouteContext) =>
     run(req, async () => {
       const principal = await authenticateWorker(req);
       const params = (await context?.params) ?? {};
@@ -128,5 +128,5 @@ export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>) {
 
 /** A route anyone may call (health). Errors still take the one shape. */
 export function publicRoute(handler: (ctx: RequestTools) => Promise<unknown>) {
-  return (req: NextRequest, context: RouteContext) => run(req, async () => handler(tools(req, (await context?.params) ?? {})));
+  return (req: Request, context: RouteContext) => run(req, async () => handler(tools(req, (await context?.params) ?? {})));
 }

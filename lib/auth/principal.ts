@@ -2,7 +2,7 @@
 // (worker token, bound to one agent). The token alone decides; no header naming
 // an agent or a user is trusted.
 import "server-only";
-import type { NextRequest } from "next/server";
+import { NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import type { Actor } from "@/lib/audit/audit-log";
 import { authSecret } from "@/lib/config/secrets";
@@ -42,7 +42,7 @@ function touchLater(lastUsedAt: Date | null, update: () => Promise<unknown>) {
   update().catch((error) => console.error("[swarmdeck] could not record token use", error));
 }
 
-export async function authenticateOperator(req: NextRequest): Promise<OperatorPrincipal> {
+export async function authenticateOperator(req: Request): Promise<OperatorPrincipal> {
   const token = bearer(req);
   if (token) {
     if (token.startsWith(WORKER_TOKEN_PREFIX)) {
@@ -68,19 +68,26 @@ export async function authenticateOperator(req: NextRequest): Promise<OperatorPr
     );
     return { kind: "api_token", userId: row.userId, email: row.email, role: row.role, tokenId: row.id };
   }
-  const session = await getToken({ req, secret: authSecret() });
+  // next-auth reads the session cookie through NextRequest's cookie API. A plain
+  // Request (the fast path) gets a body-less NextRequest with its URL and headers:
+  // wrapping the Request itself would take its body away from the handler.
+  const withCookies = "cookies" in req ? (req as NextRequest) : new NextRequest(req.url, { headers: req.headers });
+  const session = await getToken({ req: withCookies, secret: authSecret() });
   if (!session?.sub) throw new ApiError("unauthorized", "Sign in or send an operator API token");
   const user = await db.user.findUnique({ where: { id: session.sub } });
   if (!user || user.disabledAt || !isUserRole(user.role)) throw new ApiError("unauthorized", "Your session is no longer valid");
   return { kind: "user", userId: user.id, email: user.email, role: user.role, tokenId: null };
 }
 
+const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
+
 /** A browser session (next-auth's cookie, plain or __Secure-), whether valid or not. */
-function hasSessionCookie(req: NextRequest): boolean {
-  return req.cookies.getAll().some((cookie) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(cookie.name));
+function hasSessionCookie(req: Request): boolean {
+  const header = req.headers.get("cookie");
+  return !!header && header.split(";").some((pair) => SESSION_COOKIE.test(pair.split("=", 1)[0]?.trim() ?? ""));
 }
 
-export async function authenticateWorker(req: NextRequest): Promise<WorkerPrincipal> {
+export async function authenticateWorker(req: Request): Promise<WorkerPrincipal> {
   const token = bearer(req);
   if (!token) {
     if (hasSessionCookie(req)) {
