@@ -8,8 +8,8 @@ export async function register() {
   await import("@/lib/memory/jobs");
   const { startBackgroundJobs } = await import("@/lib/jobs/background");
   startBackgroundJobs();
-  // The production server (scripts/serve.mjs) answers the worker protocol's hot
-  // routes through this before handing a request to Next.
+  // The production server (scripts/serve.mjs) answers the hot routes (the worker's
+  // task loop, memory search) through this before handing a request to Next.
   const { serveFastPath } = await import("@/lib/api/fast-path");
   (globalThis as { swarmdeckFastPath?: typeof serveFastPath }).swarmdeckFastPath = serveFastPath;
 }

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startTestServer } from "../tests/support/test-server";
+import { keepAliveClient, parseReply } from "./bench-http";
 
 const { values } = parseArgs({
   options: {
@@ -70,48 +70,12 @@ async function main() {
     ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
     : {};
   const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
-  // node:http with keep-alive: one connection per worker loop, and far less client
-  // CPU than fetch (the client shares the machine's two cores with the server).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS + 4 });
-  const { hostname, port } = new URL(server.baseUrl);
-  const call = (method: string, path: string, token: string, body?: unknown, retried = false): Promise<{ status: number; body: any }> =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(
-        {
-          host: hostname,
-          port,
-          method,
-          path,
-          agent,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let parsed: any = null;
-            try {
-              parsed = text ? JSON.parse(text) : null;
-            } catch {
-              parsed = text;
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("error", (error: NodeJS.ErrnoException) => {
-        // A kept-alive socket the server closed while idle: the request never reached it; send it again.
-        if (req.reusedSocket && error.code === "ECONNRESET" && !retried) resolve(call(method, path, token, body, true));
-        else reject(error);
-      });
-      req.end(payload);
-    });
+  // One kept-alive connection per worker loop (scripts/bench-http.ts).
+  const client = keepAliveClient(server.baseUrl, WORKERS + 4);
+  const call = async (method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const reply = await client.request(method, path, token, body);
+    return { status: reply.status, body: parseReply(reply) };
+  };
   const pids = serverPids(server.dbFile);
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);
@@ -219,7 +183,7 @@ async function main() {
       );
     }
   } finally {
-    agent.destroy();
+    client.close();
     await server.stop();
   }
 }

@@ -7,14 +7,14 @@
 import { type ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { freePort } from "../tests/support/test-server";
-import { ensureBuild, migrateDeploy, startNext } from "./launch";
+import { keepAliveClient, parseReply, type Reply } from "./bench-http";
+import { ensureBuild, migrateDeploy, startServer } from "./launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const INDEX_TOTAL = Number(process.env.BENCH_MEMORIES ?? 100_000);
@@ -170,7 +170,7 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // The production server `npm start` runs.
-  const child = startNext("start", { port, hostname: "127.0.0.1", env: { ...env, NEXTAUTH_URL: baseUrl }, stdio: "quiet" });
+  const child = startServer("start", { port, hostname: "127.0.0.1", env: { ...env, NEXTAUTH_URL: baseUrl }, stdio: "quiet" });
   for (;;) {
     if (child.exitCode !== null) throw new Error("the server exited");
     try {
@@ -199,42 +199,20 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-// node:http with keep-alive, as the dispatch bench: fetch costs the client (which
-// shares the two cores with the server) a millisecond or more per call, and that
-// is not the server's latency.
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 8 });
-
-function request(app: App, method: string, url: string, body?: unknown, auth = true): Promise<{ status: number; text: string }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const { hostname, port } = new URL(app.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: hostname,
-        port,
-        method,
-        path: url,
-        agent: keepAlive,
-        headers: {
-          ...(auth ? { authorization: `Bearer ${adminToken}` } : {}),
-          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
+const clients = new Map<string, ReturnType<typeof keepAliveClient>>();
+/** A kept-alive client per server (the restart gets a new one; scripts/bench-http.ts). */
+function request(app: App, method: string, url: string, body?: unknown, auth = true): Promise<Reply> {
+  let client = clients.get(app.baseUrl);
+  if (!client) {
+    client = keepAliveClient(app.baseUrl, 8);
+    clients.set(app.baseUrl, client);
+  }
+  return client.request(method, url, auth ? adminToken : undefined, body);
 }
 
 async function call(app: App, method: string, url: string, body?: unknown, attempt = 1): Promise<any> {
   // A reset connection is retried (writes are idempotent here: exact duplicates return the same ids).
-  let response: { status: number; text: string };
+  let response: Reply;
   try {
     response = await request(app, method, url, body);
   } catch (error) {
@@ -242,13 +220,9 @@ async function call(app: App, method: string, url: string, body?: unknown, attem
     console.warn(`retrying ${method} ${url} after ${(error as Error).message}`);
     return call(app, method, url, body, attempt + 1);
   }
-  let json: any = null;
-  try {
-    json = JSON.parse(response.text);
-  } catch {}
   if (response.status < 200 || response.status >= 300)
     throw new Error(`${method} ${url}: ${response.status} ${response.text.slice(0, 500)}`);
-  return json;
+  return parseReply(response);
 }
 
 const navigatorCores = () => spawnSync("nproc", { encoding: "utf8" }).stdout.trim();

@@ -71,14 +71,14 @@ export function prepareSecrets(): void {
 }
 
 /**
- * The server: in production scripts/serve.mjs (Next.js plus the worker fast path),
+ * The server: in production scripts/serve.mjs (Next.js plus the fast path),
  * in development `next dev` (every route through Next, hot reloading).
  */
-export function startNext(
+export function startServer(
   mode: "start" | "dev",
   options: { port: number; hostname?: string; env?: NodeJS.ProcessEnv; stdio?: "inherit" | "quiet" },
 ): ChildProcess {
-  const args = [mode === "start" ? BIN.serve : BIN.next, ...(mode === "dev" ? ["dev"] : []), "--port", String(options.port)];
+  const args = [...(mode === "start" ? [BIN.serve] : [BIN.next, "dev"]), "--port", String(options.port)];
   if (options.hostname) args.push("--hostname", options.hostname);
   return spawn(process.execPath, args, {
     cwd: ROOT,

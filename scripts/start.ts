@@ -2,7 +2,7 @@
 // `npm run dev` runs the same preparation and then `next dev`.
 import { databaseFile } from "../lib/config/database-url";
 import { parseEnv } from "../lib/env";
-import { ensureBuild, migrateDeploy, prepareSecrets, startNext } from "./launch";
+import { ensureBuild, migrateDeploy, prepareSecrets, startServer } from "./launch";
 
 const mode = process.argv.includes("--dev") ? "dev" : "start";
 
@@ -30,7 +30,7 @@ async function main() {
   }
   if (report.adminToken === "created") console.log("SWARMDECK_ADMIN_TOKEN registered as an admin API token.");
 
-  const child = startNext(mode, { port: env.PORT, hostname: env.HOSTNAME });
+  const child = startServer(mode, { port: env.PORT, hostname: env.HOSTNAME });
   console.log(`Swarmdeck on ${process.env.NEXTAUTH_URL}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => child.kill(signal));

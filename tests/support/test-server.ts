@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, migrateDeploy, startNext } from "../../scripts/launch";
+import { ensureBuild, migrateDeploy, startServer } from "../../scripts/launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -83,7 +83,7 @@ export async function startTestServer(
   });
   if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
-  const child = startNext("start", { port, hostname: "127.0.0.1", env, stdio: options.quiet === false ? "inherit" : "quiet" });
+  const child = startServer("start", { port, hostname: "127.0.0.1", env, stdio: options.quiet === false ? "inherit" : "quiet" });
   await waitForHealth(baseUrl, child);
   return {
     baseUrl,
