@@ -1,7 +1,8 @@
 // The production server that `npm start` and the test harnesses run: Next.js in
 // this process, behind a plain node:http server that first offers each request to
 // the fast path for the hot routes (the worker's task loop, memory search:
-// lib/api/fast-path.ts, installed on globalThis by instrumentation.ts when Next starts). Usage: node scripts/serve.mjs --port N [--hostname H]
+// lib/api/fast-path.ts, installed on globalThis by instrumentation.ts once Next has
+// loaded it; a request before that goes to Next, which calls the same handlers). Usage: node scripts/serve.mjs --port N [--hostname H]
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -32,7 +33,7 @@ server.on("error", (error) => {
 });
 server.listen(port, hostname, () => {
   const shown = !hostname || hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-  console.log(`▲ Ready on http://${shown}:${port}${globalThis.swarmdeckFastPath ? " (fast path on)" : ""}`);
+  console.log(`▲ Ready on http://${shown}:${port}`);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
