@@ -2,7 +2,8 @@
 // this process, behind a plain node:http server that first offers each request to
 // the fast path for the hot routes (the worker's task loop, memory search:
 // lib/api/fast-path.ts, installed on globalThis by instrumentation.ts once Next has
-// loaded it; a request before that goes to Next, which calls the same handlers). Usage: node scripts/serve.mjs --port N [--hostname H]
+// loaded it; a request before that goes to Next, which calls the same handlers).
+// Usage: node scripts/serve.mjs --port N [--hostname H]
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
