@@ -242,14 +242,13 @@ function indexBench() {
     vectors.push(fakeEmbedding(`${name}\n\n${content}`, DIMS));
   }
   const embedSeconds = (performance.now() - t0) / 1000;
-  const heapBefore = process.memoryUsage().arrayBuffers;
   const t1 = performance.now();
   const index = new VectorIndex(DIMS);
   vectors.forEach((vector, i) => {
     index.add(i + 1, vector, { agentId: i % 5 === 0 ? null : `agent-${i % 20}`, scope: i % 5 === 0 ? "swarm" : "agent" });
   });
   const buildMs = performance.now() - t1;
-  const indexMb = (process.memoryUsage().arrayBuffers - heapBefore) / 1024 / 1024;
+  const indexMb = index.bytes / 1024 / 1024;
   const queryRandom = rng(99);
   const times: number[] = [];
   const workerTimes: number[] = [];
@@ -273,7 +272,9 @@ function indexBench() {
     }
   }
   console.log(`vector index, in process: ${INDEX_TOTAL} x ${DIMS} dims (embedded by the fake model in ${embedSeconds.toFixed(1)} s)`);
-  console.log(`  build from scratch ${(buildMs / 1000).toFixed(2)} s (incremental adds, no rebuild); ~${Math.round(indexMb)} MB of codes`);
+  console.log(
+    `  build from scratch ${(buildMs / 1000).toFixed(2)} s (incremental adds, no rebuild); ${Math.round(indexMb)} MB of vector storage`,
+  );
   console.log(
     `  search p50 ${fmt(percentile(times, 50))} ms p95 ${fmt(percentile(times, 95))} ms (operator: all memories); worker view p50 ${fmt(percentile(workerTimes, 50))} ms p95 ${fmt(percentile(workerTimes, 95))} ms`,
   );

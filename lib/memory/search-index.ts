@@ -36,12 +36,6 @@ export function ensureIndex(): Promise<void> {
   s.dims = config.dimensions;
   const index = s.index;
   s.loading = (async () => {
-    const total = await withSqlite(
-      (sqlite) =>
-        (prepare(sqlite, "SELECT COUNT(*) AS n FROM Memory WHERE embeddingStatus = 'done' AND archivedAt IS NULL").get() as { n: number })
-          .n,
-    );
-    index.reserve(total + 1024);
     let after = 0;
     for (;;) {
       const count = await withSqlite((sqlite) => {

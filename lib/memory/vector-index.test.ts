@@ -68,21 +68,30 @@ describe("VectorIndex", () => {
     expect(ids({ agent: true, swarm: true, agentCode: index.findAgentCode("nobody") })).toEqual([3]);
   });
 
-  it("removes, replaces and compacts without losing live vectors", () => {
+  it("removes, replaces and compacts across storage pages without losing live vectors", () => {
     const dims = 64;
-    const vectors = corpus(3000, dims, 7);
+    const vectors = corpus(9000, dims, 7);
     const index = new VectorIndex(dims);
     vectors.forEach((vector, i) => {
       index.add(i + 1, vector, { agentId: null, scope: "swarm" });
     });
-    for (let id = 1; id <= 3000; id += 2) index.remove(id);
+    for (let id = 1; id <= 9000; id += 2) index.remove(id);
+    // Re-adding fills the last page, then compacts (half the slots are free) instead of growing.
+    const bytesBefore = index.bytes;
     vectors.forEach((vector, i) => {
       if (i % 2 === 0) index.add(10_000 + i, vector, { agentId: null, scope: "swarm" });
     });
-    expect(index.size).toBe(3000);
-    const top = index.search(vectors[1]!, { limit: 1, filter: { agent: true, swarm: true, agentCode: -1 } });
-    expect(top[0]?.id).toBe(2);
-    expect(top[0]?.cosine).toBeCloseTo(1, 2);
+    expect(index.size).toBe(9000);
+    expect(index.bytes).toBe(bytesBefore);
+    const all = { agent: true, swarm: true, agentCode: -1 };
+    for (let i = 0; i < 9000; i += 181) {
+      const top = index.search(vectors[i]!, { limit: 1, filter: all });
+      expect(top[0]?.id).toBe(i % 2 === 0 ? 10_000 + i : i + 1);
+      expect(top[0]?.cosine).toBeCloseTo(1, 2);
+    }
+    const everything = new Set(index.search(vectors[0]!, { limit: 9000, candidates: 9000, filter: all }).map((hit) => hit.id));
+    expect(everything.size).toBe(9000);
+    for (let id = 1; id <= 9000; id += 2) expect(everything.has(id)).toBe(false);
   });
 
   it("round-trips Float32 bytes", () => {
