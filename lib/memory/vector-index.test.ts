@@ -94,6 +94,19 @@ describe("VectorIndex", () => {
     for (let id = 1; id <= 9000; id += 2) expect(everything.has(id)).toBe(false);
   });
 
+  it("grows a page at a time: storage is never more than one page past what is used", () => {
+    const index = new VectorIndex(32);
+    const pageBytes = 4096 * (4 + 32 + 13);
+    const random = rng(3);
+    const vector = () => Float32Array.from({ length: 32 }, random);
+    expect(index.bytes).toBe(0);
+    index.add(1, vector(), { agentId: null, scope: "swarm" });
+    expect(index.bytes).toBe(pageBytes);
+    for (let id = 2; id <= 10_000; id++) index.add(id, vector(), { agentId: "a", scope: "agent" });
+    expect(index.bytes).toBe(3 * pageBytes);
+    expect(index.size).toBe(10_000);
+  });
+
   it("round-trips Float32 bytes", () => {
     const v = Float32Array.from([0.5, -1.25, 3]);
     expect([...fromBytes(toBytes(v))]).toEqual([0.5, -1.25, 3]);
