@@ -60,6 +60,7 @@ export class VectorIndex {
   private live = 0;
   private readonly slotOf = new Map<number, number>();
   private readonly agentCodes = new Map<string, number>();
+  private distance = new Uint16Array(0);
 
   constructor(dims: number) {
     if (!Number.isInteger(dims) || dims < 8 || dims % 32 !== 0) throw new Error(`unsupported dimensions ${dims} (a multiple of 32)`);
@@ -190,7 +191,10 @@ export class VectorIndex {
     const wantSwarm = filter.swarm;
     const wantAgent = filter.agent;
     const agentCode = filter.agentCode;
-    const distance = new Uint16Array(used);
+    // The distance array is kept between searches: a fresh 200 KB one per search
+    // (at 100k) is garbage outside the heap that the collector is slow to notice.
+    if (this.distance.length < used) this.distance = new Uint16Array(used + PAGE_SLOTS);
+    const distance = this.distance;
     const histogram = new Uint32Array(dims + 2);
     const hidden = dims + 1;
     let visible = 0;
