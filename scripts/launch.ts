@@ -77,7 +77,7 @@ export function prepareSecrets(): void {
  * throughput. glibc gives each thread its own malloc arena (up to 8 per core)
  * and keeps what it freed; two arenas hold less. Measured with bench:memory
  * (100k memories, after ingest and searches): app RSS 331–386 MB without,
- * 286–323 MB with; bench:dispatch unchanged.
+ * 283–323 MB with; bench:dispatch unchanged.
  */
 const SERVER_NODE_FLAGS = ["--max-semi-space-size=4"];
 const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
