@@ -71,15 +71,13 @@ export function prepareSecrets(): void {
 }
 
 /**
- * Memory settings for the production server (the environment can override the
- * second). V8's young generation may grow to 3 x 16 MB and stay committed after
- * a burst of requests; 4 MB semi-spaces keep it small at no measured cost in
- * throughput. glibc gives each thread its own malloc arena (up to 8 per core)
- * and keeps what it freed; two arenas hold less. Measured with bench:memory
- * (100k memories, after ingest and searches): app RSS 331–386 MB without,
- * 283–323 MB with; bench:dispatch unchanged.
+ * glibc gives each thread its own malloc arena (up to 8 per core) and keeps what
+ * it freed in each; two arenas hold less. Measured with bench:memory (100k
+ * memories, after ingest and searches): app RSS 331–386 MB without, 348–366 MB
+ * with, a narrower spread; bench:dispatch unchanged. (4 MB V8 semi-spaces saved
+ * another ~60 MB but cost up to a third of the dispatch throughput: not used.)
+ * The environment can override it.
  */
-const SERVER_NODE_FLAGS = ["--max-semi-space-size=4"];
 const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
 
 /**
@@ -90,7 +88,7 @@ export function startServer(
   mode: "start" | "dev",
   options: { port: number; hostname?: string; env?: NodeJS.ProcessEnv; stdio?: "inherit" | "quiet" },
 ): ChildProcess {
-  const args = [...(mode === "start" ? [...SERVER_NODE_FLAGS, BIN.serve] : [BIN.next, "dev"]), "--port", String(options.port)];
+  const args = [...(mode === "start" ? [BIN.serve] : [BIN.next, "dev"]), "--port", String(options.port)];
   if (options.hostname) args.push("--hostname", options.hostname);
   return spawn(process.execPath, args, {
     cwd: ROOT,
