@@ -71,16 +71,6 @@ export function prepareSecrets(): void {
 }
 
 /**
- * glibc gives each thread its own malloc arena (up to 8 per core) and keeps what
- * it freed in each; two arenas hold less. Measured with bench:memory (100k
- * memories, after ingest and searches): app RSS 331–386 MB without, 348–366 MB
- * with, a narrower spread; bench:dispatch unchanged. (4 MB V8 semi-spaces saved
- * another ~60 MB but cost up to a third of the dispatch throughput: not used.)
- * The environment can override it.
- */
-const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
-
-/**
  * The server: in production scripts/serve.mjs (Next.js plus the fast path),
  * in development `next dev` (every route through Next, hot reloading).
  */
@@ -92,7 +82,7 @@ export function startServer(
   if (options.hostname) args.push("--hostname", options.hostname);
   return spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { NEXT_TELEMETRY_DISABLED: "1", ...(mode === "start" ? SERVER_ENV : {}), ...(options.env ?? process.env) },
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...(options.env ?? process.env) },
     // quiet: only errors (the test harnesses)
     stdio: options.stdio === "quiet" ? ["ignore", "ignore", "inherit"] : "inherit",
   });
