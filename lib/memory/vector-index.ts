@@ -74,7 +74,9 @@ export class VectorIndex {
 
   /** Bytes held by the vector storage (pages allocated, used or not). */
   get bytes(): number {
-    return this.pages.length * PAGE_SLOTS * (this.words * 4 + this.dims + 13);
+    let total = 0;
+    for (const page of this.pages) for (const array of Object.values(page)) total += array.byteLength;
+    return total;
   }
 
   /** A stable small integer for an agent id (used in filters). */
