@@ -5,11 +5,16 @@ export async function register() {
   await import("@/lib/tasks/stall-sweeper");
   await import("@/lib/schedules/job");
   await import("@/lib/alerts/job");
+  await import("@/lib/notifications/job");
   await import("@/lib/memory/jobs");
   const { startBackgroundJobs } = await import("@/lib/jobs/background");
   startBackgroundJobs();
-  // The production server (scripts/serve.mjs) answers the hot routes (the worker's
-  // task loop, memory search) through this before handing a request to Next.
+  // The production server (scripts/serve.mjs) offers each request to this before
+  // handing it to Next: odd methods and malformed paths are refused in the one error
+  // shape (lib/api/front-door.ts), the hot routes (the worker's task loop, memory
+  // search) answered directly (lib/api/fast-path.ts).
   const { serveFastPath } = await import("@/lib/api/fast-path");
-  (globalThis as { swarmdeckFastPath?: typeof serveFastPath }).swarmdeckFastPath = serveFastPath;
+  const { refuseUnroutable } = await import("@/lib/api/front-door");
+  (globalThis as { swarmdeckFastPath?: typeof serveFastPath }).swarmdeckFastPath = (req, res) =>
+    refuseUnroutable(req, res) || serveFastPath(req, res);
 }

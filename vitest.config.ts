@@ -16,6 +16,8 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // CI machines are shared and slow: a test that takes 1 s here can take 7 s there.
+          testTimeout: 60_000,
         },
       },
       {

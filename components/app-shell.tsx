@@ -10,16 +10,18 @@ import {
   LayoutDashboard,
   ListTodo,
   LogOut,
+  Menu,
   Moon,
   ScrollText,
   Settings,
   Sun,
+  X,
 } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useTheme } from "next-themes";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { api } from "@/lib/api-client";
 import { type ClientUser, SessionUserProvider } from "./session-user";
 import { cn } from "./ui/cn";
@@ -45,18 +47,22 @@ function usePendingProposals() {
   });
 }
 
+// The server cannot know the theme (it lives in localStorage or the system
+// setting), so nothing rendered may depend on it before hydration: the label is
+// neutral and the icon is picked by CSS from the `dark` class next-themes sets.
 function ThemeToggle() {
   const { resolvedTheme, setTheme } = useTheme();
-  const dark = resolvedTheme === "dark";
   return (
     <button
       type="button"
-      onClick={() => setTheme(dark ? "light" : "dark")}
+      onClick={() => setTheme(resolvedTheme === "dark" ? "light" : "dark")}
       className="rounded-md p-2 text-fg-muted hover:bg-muted hover:text-fg"
-      aria-label={dark ? "Switch to light theme" : "Switch to dark theme"}
+      aria-label="Switch between light and dark theme"
+      title="Switch between light and dark theme"
       data-testid="theme-toggle"
     >
-      {dark ? <Sun className="size-4" /> : <Moon className="size-4" />}
+      <Sun className="hidden size-4 dark:block" aria-hidden />
+      <Moon className="size-4 dark:hidden" aria-hidden />
     </button>
   );
 }
@@ -64,13 +70,62 @@ function ThemeToggle() {
 export function AppShell({ user, children }: { user: ClientUser; children: ReactNode }) {
   const pathname = usePathname();
   const pending = usePendingProposals();
+  // Below the lg breakpoint the sidebar is a drawer behind a menu button.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer whenever the page changes
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setMenuOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   return (
     <SessionUserProvider user={user}>
+      <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-border bg-panel px-3 py-2 lg:hidden">
+        <button
+          type="button"
+          onClick={() => setMenuOpen(true)}
+          className="rounded-md p-2 text-fg-muted hover:bg-muted hover:text-fg"
+          aria-label="Open the menu"
+          aria-expanded={menuOpen}
+          aria-controls="main-sidebar"
+          data-testid="menu-button"
+        >
+          <Menu className="size-5" aria-hidden />
+        </button>
+        <div className="grid size-6 place-items-center rounded-md bg-accent text-xs font-bold text-accent-fg">S</div>
+        <span className="font-semibold tracking-tight">Swarmdeck</span>
+      </header>
+      {menuOpen ? (
+        <button
+          type="button"
+          aria-label="Close the menu"
+          tabIndex={-1}
+          className="fixed inset-0 z-40 bg-black/40 lg:hidden"
+          onClick={() => setMenuOpen(false)}
+        />
+      ) : null}
       <div className="flex min-h-screen">
-        <aside className="sticky top-0 flex h-screen w-56 shrink-0 flex-col border-r border-border bg-panel">
+        <aside
+          id="main-sidebar"
+          className={cn(
+            "fixed inset-y-0 left-0 z-50 flex h-dvh w-64 shrink-0 flex-col border-r border-border bg-panel transition-transform lg:sticky lg:top-0 lg:h-screen lg:w-56 lg:translate-x-0",
+            menuOpen ? "translate-x-0 shadow-xl" : "invisible -translate-x-full lg:visible",
+          )}
+          data-testid="sidebar"
+        >
           <div className="flex items-center gap-2 px-4 py-4">
             <div className="grid size-7 place-items-center rounded-md bg-accent text-sm font-bold text-accent-fg">S</div>
-            <span className="font-semibold tracking-tight">Swarmdeck</span>
+            <span className="flex-1 font-semibold tracking-tight">Swarmdeck</span>
+            <button
+              type="button"
+              onClick={() => setMenuOpen(false)}
+              className="rounded-md p-1.5 text-fg-muted hover:bg-muted hover:text-fg lg:hidden"
+              aria-label="Close the menu"
+            >
+              <X className="size-4" aria-hidden />
+            </button>
           </div>
           <nav className="flex-1 space-y-0.5 px-2" aria-label="Main">
             {NAV.map((item) => {
@@ -120,7 +175,7 @@ export function AppShell({ user, children }: { user: ClientUser; children: React
             </button>
           </div>
         </aside>
-        <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+        <main className="min-w-0 flex-1 px-3 py-4 sm:px-6 lg:px-8 lg:py-6">{children}</main>
       </div>
     </SessionUserProvider>
   );

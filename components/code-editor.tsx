@@ -6,7 +6,9 @@
 // `value` races with fast typing and drops characters. To replace the content
 // (discard, reload), remount it with a new `key`.
 import Editor, { loader } from "@monaco-editor/react";
+import type { editor } from "monaco-editor";
 import { useTheme } from "next-themes";
+import { type RefObject, useRef } from "react";
 import { Loading } from "./ui/states";
 
 loader.config({ paths: { vs: "/monaco/vs" } });
@@ -18,6 +20,8 @@ export function CodeEditor({
   height = 360,
   readOnly = false,
   label,
+  editorRef,
+  onSave,
 }: {
   defaultValue: string;
   onChange?: (value: string) => void;
@@ -26,8 +30,14 @@ export function CodeEditor({
   readOnly?: boolean;
   /** The editor's accessible name. */
   label: string;
+  /** Set to the Monaco instance once mounted: read the text from it to save. */
+  editorRef?: RefObject<editor.IStandaloneCodeEditor | null>;
+  /** Ctrl/Cmd+S inside the editor. */
+  onSave?: () => void;
 }) {
   const { resolvedTheme } = useTheme();
+  const saveRef = useRef(onSave);
+  saveRef.current = onSave;
   return (
     <div className="overflow-hidden rounded-md border border-border" data-testid="code-editor">
       <Editor
@@ -37,6 +47,10 @@ export function CodeEditor({
         theme={resolvedTheme === "dark" ? "vs-dark" : "vs"}
         loading={<Loading label="Loading the editor…" />}
         onChange={(next) => onChange?.(next ?? "")}
+        onMount={(instance, monaco) => {
+          if (editorRef) editorRef.current = instance;
+          instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
+        }}
         options={{
           readOnly,
           ariaLabel: label,
@@ -47,6 +61,8 @@ export function CodeEditor({
           tabSize: 2,
           automaticLayout: true,
           renderLineHighlight: "line",
+          stickyScroll: { enabled: false },
+          padding: { top: 8 },
         }}
       />
     </div>

@@ -24,7 +24,11 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
     });
     if (!result || result.error) {
       setBusy(false);
-      setError("That email and password do not match an active account.");
+      setError(
+        result?.error === "TooManyAttempts"
+          ? "Too many failed sign-ins. Wait a few minutes, then try again."
+          : "That email and password do not match an active account.",
+      );
       return;
     }
     router.replace(callbackUrl);

@@ -54,9 +54,22 @@ test("create an agent in the UI, give it a worker token, revoke it", async ({ pa
   await page.getByLabel("Role").selectOption("lead");
   await page.getByLabel("Security profile").selectOption("paranoid");
   await page.getByRole("button", { name: "Create agent" }).click();
+  // The swarm's first lead is offered the learning-loop schedules (whether this one is the first depends on the specs before).
+  const offer = page.getByRole("dialog", { name: "Set up the learning loop?" });
+  await expect(page.getByTestId("agent-name").or(offer)).toBeVisible();
+  if (await offer.isVisible()) await offer.getByRole("button", { name: "Not now" }).click();
   await expect(page.getByTestId("agent-name")).toHaveText(name);
   await expect(page.getByText("offline", { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId("security-profile-select")).toHaveValue("paranoid");
+  // Widening what the agent may do to itself asks first and says exactly what changed.
+  await page.getByTestId("security-profile-select").selectOption("power");
+  await expect(page.getByRole("alertdialog")).toContainText("paranoid → power");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("security-profile-select")).toHaveValue("paranoid");
+  await page.getByTestId("security-profile-select").selectOption("power");
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByText(`Security profile of ${name}: paranoid → power`)).toBeVisible();
+  await expect(page.getByTestId("security-profile-select")).toHaveValue("power");
 
   // A taken name is refused inline too.
   await page.goto("/agents");
@@ -184,8 +197,20 @@ test("an admin manages users and operator API tokens on Settings", async ({ page
 
   // The last active admin cannot step down: the API says why, the role stays.
   await page.getByLabel(`Role of ${serverInfo().adminEmail}`).selectOption("viewer");
+  await expect(page.getByRole("alertdialog")).toContainText("goes from admin to viewer");
+  await page.getByTestId("confirm-action").click();
   await expect(page.getByText("last active admin")).toBeVisible();
   await expect(page.getByLabel(`Role of ${serverInfo().adminEmail}`)).toHaveValue("admin");
+
+  // Taking a person's access away asks first and says exactly what changed.
+  const userRow = page.getByTestId("users-table").getByRole("row").filter({ hasText: email });
+  await userRow.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText(`${email} will no longer be able to sign in`);
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByText(`${email} is disabled and can no longer sign in`)).toBeVisible();
+  await expect(userRow).toContainText("disabled");
+  await userRow.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByText(`${email} is enabled and can sign in again`)).toBeVisible();
 
   // A token for the new operator: shown once, then it works, then revoked it does not.
   await page.getByTestId("new-api-token").click();

@@ -32,7 +32,7 @@ test("approve, approve edited, and reject with a note", async ({ page }) => {
   const list = page.getByTestId("proposal-list");
   await expect(list.getByTestId(`proposal-${soul}`)).toContainText(`${agent.name} · SOUL.md`);
   await expect(list.getByTestId(`proposal-${soul}`)).toContainText("The user keeps asking for brevity");
-  await expect(list.getByTestId(`proposal-${soul}`)).toContainText("agent-initiated");
+  await expect(list.getByTestId(`proposal-${soul}`)).toContainText("agent-proposed");
 
   // 1. Approve as proposed.
   await list.getByTestId(`proposal-${soul}`).click();

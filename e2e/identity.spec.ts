@@ -110,7 +110,6 @@ test("prompt preview and re-bootstrap naming exactly what it erases", async ({ p
   await page.getByTestId("preview-prompt").click();
   const preview = page.getByTestId("prompt-preview");
   await expect(preview).toContainText("normal mode");
-  await expect(preview).toContainText("BOOTSTRAP.md will be retired");
   await expect(preview.locator(".monaco-editor")).toContainText("AGENT.md", { timeout: 30_000 });
   await page.keyboard.press("Escape");
 
@@ -145,7 +144,7 @@ test("the agent page shows the identity panel with the agent's security profile"
   const panel = page.getByTestId("identity-panel");
   await expect(panel).toBeVisible();
   await expect(panel.getByTestId("identity-profile")).toContainText(
-    "paranoid: the agent's own changes to SOUL, IDENTITY and USER are refused",
+    "paranoid: the agent's own changes to SOUL, IDENTITY, USER, CLAUDE.md and the setup script are refused",
   );
   await expect(panel.locator("[data-testid=identity-editor] .monaco-editor")).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: "test-results/agent-page-identity.png", fullPage: true });

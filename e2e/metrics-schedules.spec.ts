@@ -1,5 +1,6 @@
-// The Schedules page in Chromium: the shipped templates, creating a schedule with
-// a live cron preview and validation, enabling it, and running it now.
+// The Schedules page in Chromium: the learning-loop templates offered once a lead
+// exists, creating a schedule with a target and a live cron preview and
+// validation, enabling it, running it now, and its run history.
 import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
 
 test("create a schedule with a cron preview, enable it and run it now", async ({ page }) => {
@@ -7,8 +8,6 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await signIn(page);
   await page.goto("/schedules");
   const rows = page.getByTestId("schedule-row");
-  await expect(rows.filter({ hasText: "Weekly metrics check" })).toContainText("disabled");
-  await expect(rows.filter({ hasText: "Weekly retrospective" })).toContainText("every Monday at 09:00");
 
   await page.getByTestId("new-schedule").click();
   const form = page.getByTestId("schedule-form");
@@ -19,8 +18,13 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await form.getByLabel("Cron", { exact: true }).fill("0 25 * * *");
   await expect(form.getByRole("alert")).toContainText("0-23");
   await expect(page.getByTestId("schedule-save")).toBeDisabled();
+  await form.getByLabel("Cron", { exact: true }).fill("0 0 9 * * 1");
+  await expect(form.getByRole("alert")).toContainText("Six-field cron expressions (with seconds) are not supported");
+  await form.getByLabel("Cron", { exact: true }).fill("* * * * *");
+  await expect(form.getByRole("alert")).toContainText("a schedule may fire at most every 5 minutes");
   await form.getByLabel("Cron", { exact: true }).fill("30 7 * * 1-5");
   await expect(page.getByTestId("cron-preview")).toContainText("Runs every weekday at 07:30 (UTC)");
+  await form.getByLabel("Target", { exact: true }).selectOption("agent");
   await form.getByLabel("Target agent").selectOption(agent.id);
   await page.screenshot({ path: "/tmp/schedules-form.png" });
   await page.getByTestId("schedule-save").click();
@@ -33,6 +37,9 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await expect(row).toContainText("enabled");
   await expect(row.getByTestId("schedule-next-run").locator("time")).toBeVisible();
   await expect(row.getByTestId("schedule-last-run")).toHaveText("never");
+  // The agent's worker has called in: a run creates its task (an offline agent's run is skipped, saying so).
+  const token = (await apiCall("POST", `/api/v1/agents/${agent.id}/tokens`, { name: "e2e" })).body.token;
+  await apiCall("POST", "/api/worker/register", { version: "e2e", hostname: "here", harness: "command" }, token);
   await row.getByTestId("schedule-run").click();
   await expect(page.getByText(`Task created from "${name}"`)).toBeVisible();
   await expect(row.getByTestId("schedule-last-run").locator("time")).toBeVisible();
@@ -44,4 +51,73 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
     enabled: boolean;
   }>;
   expect(list.find((s) => s.name === name)).toMatchObject({ enabled: true, lastTaskId: expect.any(String) });
+});
+
+test("learning-loop templates appear once a lead exists and install as enabled schedules", async ({ page }) => {
+  await apiCall("POST", "/api/v1/agents", { name: uniqueName("lead"), role: "lead" });
+  await signIn(page);
+  await page.goto("/schedules");
+  const offer = page.getByTestId("lead-templates");
+  const before = (await apiCall("GET", "/api/v1/schedules/templates")).body.templates as Array<{ installed: boolean }>;
+  if (before.every((t) => t.installed)) {
+    // Another test added them already: the card is gone and the rows are there.
+    await expect(offer).toHaveCount(0);
+  } else {
+    await expect(offer.getByTestId("offered-template")).toHaveCount(4);
+    await expect(offer).toContainText("Weekly retrospective");
+    await expect(offer).toContainText("for every agent");
+    await offer.getByTestId("add-templates").click();
+    await expect(offer).toHaveCount(0);
+  }
+  const row = (name: string) =>
+    page.getByTestId("schedule-row").filter({ has: page.getByTestId("schedule-link").getByText(name, { exact: true }) });
+  await expect(row("Weekly retrospective")).toContainText("for every agent");
+  await expect(row("Weekly metrics check")).toContainText("for the lead(s)");
+  await expect(row("Monthly swarm review")).toContainText("enabled");
+  // (The daily digest may already exist: the test above creates one from its template.)
+});
+
+test("a schedule's page lists its runs: tasks with links, and skipped runs with the reason", async ({ page }) => {
+  const name = uniqueName("Pool chore");
+  const schedule = (await apiCall("POST", "/api/v1/schedules", { name, cron: "0 6 * * *", enabled: true, taskTitle: `Sweep for ${name}` }))
+    .body.schedule;
+  const first = await apiCall("POST", `/api/v1/schedules/${schedule.id}/run`);
+  expect(first.status).toBe(201);
+  // Its task is still waiting in the pool: the next run is skipped.
+  const second = await apiCall("POST", `/api/v1/schedules/${schedule.id}/run`);
+  expect(second.body.run.status).toBe("skipped");
+
+  await signIn(page);
+  await page.goto("/schedules");
+  const row = page.getByTestId("schedule-row").filter({ hasText: name });
+  await expect(row.getByTestId("schedule-last-run")).toContainText("skipped");
+  await row.getByTestId("schedule-link").click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  const runs = page.getByTestId("schedule-run-row");
+  await expect(runs).toHaveCount(2);
+  await expect(runs.nth(0)).toContainText("skipped");
+  await expect(runs.nth(0).getByTestId("schedule-run-skip")).toContainText(
+    `The previous run's task ${first.body.run.taskId} is still unassigned`,
+  );
+  await expect(runs.nth(1)).toContainText("tasks created");
+  await expect(runs.nth(1)).toContainText("run now");
+  const task = runs.nth(1).getByTestId("schedule-run-task");
+  await expect(task).toContainText("pool task");
+  await expect(task).toContainText("In the pool");
+  for (const [width, height, theme] of [
+    [1440, 900, "light"],
+    [390, 844, "dark"],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: theme });
+    await page.screenshot({ path: `/tmp/schedule-runs-${width}-${theme}.png`, fullPage: true });
+  }
+  await task.getByRole("link", { name: `Sweep for ${name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
+  await expect(page.getByRole("heading", { name: `Sweep for ${name}` })).toBeVisible();
+
+  // "Last run" on the list links to the last run's task.
+  await page.goto("/schedules");
+  await page.getByTestId("schedule-row").filter({ hasText: name }).getByTestId("schedule-last-run").getByRole("link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
 });

@@ -1,4 +1,4 @@
-// Tasks in a real browser: create one in the dialog, watch it change live while a
+// Tasks in a real browser: create one in the dialog (its time limit checked), watch it change live while a
 // worker (this test, over HTTP with the agent's token) claims, reports progress
 // and completes it, then read the output rendered as markdown; operator actions
 // go through their confirmations.
@@ -26,10 +26,21 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   await form.getByLabel("Tags").fill("docs, changelog");
   await form.getByLabel("Priority").fill("5");
   await form.getByLabel("Agent").selectOption(agent.id);
+  // A time limit the API refuses is named under its field, and nothing is created.
+  const limit = form.getByLabel("Time limit (minutes)");
+  await limit.fill("-5");
+  await page.getByTestId("create-task-submit").click();
+  await expect(form.getByRole("alert")).toHaveText("at least 0.05 (3 seconds)");
+  await limit.fill("20000");
+  await page.getByTestId("create-task-submit").click();
+  await expect(form.getByRole("alert")).toHaveText("at most 10080 (a week)");
+  await page.screenshot({ path: "/tmp/tasks-new-time-limit-error.png" });
+  await limit.fill("45");
   await page.getByTestId("create-task-submit").click();
 
-  // The dialog takes us to the new task, waiting for its agent.
+  // The dialog takes us to the new task, waiting for its agent, with its own time limit.
   await expect(page.getByTestId("task-title")).toHaveText(title);
+  await expect(page.getByTestId("task-time-limit")).toHaveText("45 min");
   await expect(page.getByTestId("task-status")).toHaveText("Pending");
   await expect(page.getByTestId("task-agent")).toHaveText(agent.name);
   const taskId = page.url().split("/").pop() as string;
@@ -38,6 +49,8 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   const poll = await apiCall("GET", "/api/worker/poll?waitMs=5000", undefined, agent.token);
   expect(poll.status).toBe(200);
   expect(poll.body.task.id).toBe(taskId);
+  // The worker gets the limit it enforces on the agent.
+  expect(poll.body.task.timeLimitMinutes).toBe(45);
   await expect(page.getByTestId("task-status")).toHaveText("In progress");
   await apiCall("POST", `/api/worker/tasks/${taskId}/heartbeat`, { progress: "reading the git log" }, agent.token);
   await expect(page.getByTestId("task-progress")).toContainText("reading the git log");
@@ -66,6 +79,14 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   await expect(row).toHaveCount(0);
   await page.getByTestId("filter-status").selectOption("completed");
   await page.getByTestId("filter-tag").fill("changelog");
+  await expect(row).toHaveCount(1);
+  // The filters are in the URL: a reload (or a shared link) shows the same list.
+  await expect(page).toHaveURL(/[?&]status=completed/);
+  await expect(page).toHaveURL(/[?&]tag=changelog/);
+  await page.reload();
+  await expect(page.getByTestId("filter-status")).toHaveValue("completed");
+  await expect(page.getByTestId("filter-tag")).toHaveValue("changelog");
+  await expect(page.getByTestId("filter-q")).toHaveValue(title);
   await expect(row).toHaveCount(1);
   await page.screenshot({ path: "/tmp/tasks-list.png", fullPage: true });
 });

@@ -1,6 +1,7 @@
 // The environment, validated once at start-up (scripts/start.ts) so a typo fails
 // loudly before the server starts. Everything is optional: defaults run locally.
 import { z } from "zod";
+import { databaseTarget } from "./config/database-url";
 
 const optionalString = z
   .string()
@@ -10,7 +11,13 @@ const optionalString = z
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOSTNAME: optionalString,
-  DATABASE_URL: optionalString,
+  DATABASE_URL: optionalString.superRefine((value, ctx) => {
+    try {
+      databaseTarget(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+    }
+  }),
   NEXTAUTH_SECRET: optionalString,
   NEXTAUTH_URL: optionalString.pipe(z.string().url().optional()),
   SWARMDECK_ADMIN_EMAIL: optionalString.pipe(z.string().email().optional()),

@@ -11,10 +11,14 @@ export type ErrorCode =
   | "locked"
   | "profile_forbids"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "stale_base"
   | "already_finished"
   | "payload_too_large"
+  | "unsupported_media_type"
+  | "headers_too_large"
+  | "rate_limited"
   | "not_implemented"
   | "internal_error";
 
@@ -27,10 +31,15 @@ const STATUS: Record<ErrorCode, number> = {
   locked: 403,
   profile_forbids: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   stale_base: 409,
   already_finished: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  // Answered by scripts/serve.mjs itself, before any handler (Node's 16 KiB limit).
+  headers_too_large: 431,
+  rate_limited: 429,
   not_implemented: 501,
   internal_error: 500,
 };
@@ -55,8 +64,19 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 export const forbidden = (message = "You are not allowed to do this") => new ApiError("forbidden", message);
 
+/** 429 with Retry-After (whole seconds, at least 1), also given in details for clients that read only the body. */
+export function rateLimited(message: string, retryAfterMs: number, details: Record<string, unknown> = {}): ApiError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError("rate_limited", message, { ...details, retryAfterSeconds });
+}
+
 export function errorResponse(error: ApiError): Response {
-  return Response.json(error.toBody(), { status: error.status });
+  const response = Response.json(error.toBody(), { status: error.status });
+  const details = error.details as { retryAfterSeconds?: unknown } | undefined;
+  if (error.code === "rate_limited" && typeof details?.retryAfterSeconds === "number") {
+    response.headers.set("retry-after", String(details.retryAfterSeconds));
+  }
+  return response;
 }
 
 /** Prisma's known request errors, recognised by code without importing the runtime. */

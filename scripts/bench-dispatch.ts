@@ -12,6 +12,8 @@ const { values } = parseArgs({
     wait: { type: "string", default: "1000" },
     rounds: { type: "string", default: "3" },
     profile: { type: "string" },
+    /** keep-alive: the tuned node:http client; fetch: plain fetch, as any worker might call; both: one after the other. */
+    client: { type: "string", default: "both" },
   },
 });
 const WORKERS = Number(values.workers);
@@ -63,7 +65,30 @@ function signalAll(pids: number[], signal: NodeJS.Signals) {
   }
 }
 
+type Call = (method: string, path: string, token: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** Plain fetch, as a worker written against the protocol would call (undici's default connection pool). */
+function fetchCall(baseUrl: string): Call {
+  return async (method, path, token, body) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: parseReply({ status: response.status, text: await response.text() }) };
+  };
+}
+
 async function main() {
+  const clients = values.client === "both" ? ["keep-alive", "fetch"] : [values.client ?? "keep-alive"];
+  for (const name of clients) {
+    if (name !== "keep-alive" && name !== "fetch") throw new Error(`--client ${name}: keep-alive, fetch or both`);
+    console.log(`\n== client: ${name === "fetch" ? "plain fetch" : "kept-alive node:http"} ==`);
+    await run(name);
+  }
+}
+
+async function run(clientName: "keep-alive" | "fetch") {
   console.log(`Starting the app (production build, temporary database) ...`);
   // --profile DIR writes a V8 CPU profile of the server to DIR when it stops.
   const profile: Record<string, string> = values.profile
@@ -72,10 +97,13 @@ async function main() {
   const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
   // One kept-alive connection per worker loop (scripts/bench-http.ts).
   const client = keepAliveClient(server.baseUrl, WORKERS + 4);
-  const call = async (method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const reply = await client.request(method, path, token, body);
-    return { status: reply.status, body: parseReply(reply) };
-  };
+  const call: Call =
+    clientName === "fetch"
+      ? fetchCall(server.baseUrl)
+      : async (method, path, token, body) => {
+          const reply = await client.request(method, path, token, body);
+          return { status: reply.status, body: parseReply(reply) };
+        };
   const pids = serverPids(server.dbFile);
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);

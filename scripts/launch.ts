@@ -4,6 +4,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
+import { databaseTarget } from "../lib/config/database-url";
 import { authSecret, ensurePrivateDataDir } from "../lib/config/secrets";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -60,7 +62,48 @@ export function ensureBuild(log = console.log): void {
   writeFileSync(FINGERPRINT_FILE, sourceFingerprint());
 }
 
+/**
+ * The embedded semantic default's data (word vectors, synonyms), normally built
+ * at install by postinstall; built here when an install skipped scripts.
+ */
+export function ensureSemanticData(log = console.log): void {
+  const files = ["word-vectors.bin", "synonyms.txt"].map((name) => path.join(ROOT, "lib", "generated", name));
+  if (files.every((file) => existsSync(file))) return;
+  log("Converting the word vectors and WordNet synonyms for memory search (once) ...");
+  run("build-semantic-data", [path.join(ROOT, "scripts", "build-semantic-data.mjs")]);
+}
+
+/**
+ * True when the database already records every migration folder as applied: then
+ * `prisma migrate deploy` has nothing to do, and a restart skips its CLI (a
+ * second or more of start-up). Any doubt (no file yet, no table, a failed or
+ * missing migration) answers false and the CLI runs as before.
+ */
+function migrationsApplied(env: NodeJS.ProcessEnv): boolean {
+  try {
+    const file = databaseTarget(env.DATABASE_URL).file;
+    if (!existsSync(file)) return false;
+    const folders = readdirSync(path.join(ROOT, "prisma", "migrations")).filter((name) => /^\d{14}_/.test(name));
+    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const applied = new Set(
+        (
+          sqlite
+            .prepare("SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL")
+            .all() as { name: string }[]
+        ).map((row) => row.name),
+      );
+      return folders.every((name) => applied.has(name));
+    } finally {
+      sqlite.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 export function migrateDeploy(env: NodeJS.ProcessEnv = process.env): void {
+  if (migrationsApplied(env)) return;
   run("prisma migrate deploy", [BIN.prisma, "migrate", "deploy"], { ...env, CHECKPOINT_DISABLE: "1" });
 }
 

@@ -1,10 +1,15 @@
-// `npm start`: everything a fresh clone still needs, then the production server.
-// `npm run dev` runs the same preparation and then `next dev`.
+// Everything a fresh clone still needs before the server: secrets, a build when
+// the sources changed, migrations, seeding. `npm start` runs it as
+// `start.ts --prepare` from scripts/start.mjs, which then serves in its own
+// process; `npm run dev` runs it and then `next dev`; on its own it starts the
+// production server as a child.
 import { databaseFile } from "../lib/config/database-url";
 import { parseEnv } from "../lib/env";
-import { ensureBuild, migrateDeploy, prepareSecrets, startServer } from "./launch";
+import { ensureBuild, ensureSemanticData, migrateDeploy, prepareSecrets, startServer } from "./launch";
 
 const mode = process.argv.includes("--dev") ? "dev" : "start";
+/** Prepare only, and hand the server's settings to the parent (scripts/start.mjs) over IPC. */
+const prepareOnly = process.argv.includes("--prepare");
 
 async function main() {
   const env = parseEnv();
@@ -13,6 +18,7 @@ async function main() {
   process.env.NEXTAUTH_URL ??= `http://${publicHost}:${env.PORT}`;
 
   console.log(`Database: ${databaseFile()}`);
+  ensureSemanticData();
   if (mode === "start") ensureBuild();
   migrateDeploy();
 
@@ -30,6 +36,18 @@ async function main() {
   }
   if (report.adminToken === "created") console.log("SWARMDECK_ADMIN_TOKEN registered as an admin API token.");
 
+  if (prepareOnly) {
+    const settings = {
+      env: { NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET, NEXTAUTH_URL: process.env.NEXTAUTH_URL, NEXT_TELEMETRY_DISABLED: "1" },
+      port: env.PORT,
+      hostname: env.HOSTNAME,
+    };
+    console.log(`Swarmdeck on ${process.env.NEXTAUTH_URL}`);
+    // Exits at once: the database connection of the seed step would otherwise keep this process alive.
+    process.send?.(settings, () => process.exit(0));
+    if (!process.send) process.exit(1);
+    return;
+  }
   const child = startServer(mode, { port: env.PORT, hostname: env.HOSTNAME });
   console.log(`Swarmdeck on ${process.env.NEXTAUTH_URL}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

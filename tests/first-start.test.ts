@@ -1,9 +1,10 @@
-// What a new user gets from `npm start` (scripts/start.ts, as package.json runs it):
+// What a new user gets from `npm start` (scripts/start.mjs, as package.json runs it):
 // the first start seeds an admin with a generated password, printed once and kept
 // in data/ (0600, in a 0700 folder) beside a generated auth secret; signing in with
-// it works; a second start on the same data reuses all of it and prints no password.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+// it works; a second start on the same data reuses all of it and prints no password;
+// and once the app is up, the server is the only process left running.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,7 +33,7 @@ async function npmStart(): Promise<Started> {
   }
   // Same database location rule as a clone's default (data/swarmdeck.db), inside this test's folder.
   env.DATABASE_URL = `file:${path.join(dataDir, "swarmdeck.db")}`;
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,6 +69,23 @@ async function npmStart(): Promise<Started> {
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 
+/** The processes of a process group, by command line. */
+function groupCommands(pgid: number): string[] {
+  const commands: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      // A process that has exited but is not yet reaped (state Z) no longer runs.
+      if (Number(fields[2]) === pgid && fields[0] !== "Z")
+        commands.push(readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim());
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return commands;
+}
+
 afterAll(() => {
   for (const child of running) {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
@@ -78,6 +96,8 @@ afterAll(() => {
 describe("npm start on a fresh clone", () => {
   it("seeds an admin with a generated password printed once and kept privately; a second start reuses everything", async () => {
     const first = await npmStart();
+    // The preparation (tsx, esbuild, Prisma, the seed) ran in a child that is gone: only the server is left.
+    expect(groupCommands(running.at(-1)!.pid!)).toEqual([`${process.execPath} scripts/start.mjs`]);
     const printed = /password: (\S+)/.exec(first.output())?.[1];
     expect(first.output()).toContain("First start: an admin account was created.");
     expect(first.output()).toContain("admin@swarmdeck.local");
@@ -95,7 +115,7 @@ describe("npm start on a fresh clone", () => {
     expect(agents.status).toBe(200);
     const created = await fetch(`${first.baseUrl}/api/v1/agents`, {
       method: "POST",
-      headers: { cookie, "content-type": "application/json" },
+      headers: { cookie, origin: first.baseUrl, "content-type": "application/json" },
       body: JSON.stringify({ name: "kept-across-restarts" }),
     });
     expect(created.status).toBe(201);
@@ -104,6 +124,8 @@ describe("npm start on a fresh clone", () => {
     const second = await npmStart();
     expect(second.output()).not.toContain("First start");
     expect(second.output()).not.toContain("Building the app");
+    // Every migration is recorded as applied: the restart does not start Prisma's CLI at all.
+    expect(second.output()).not.toContain("Prisma schema loaded");
     expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(secret);
     const again = await sessionCookie("admin@swarmdeck.local", printed, second.baseUrl);
     const list = await fetch(`${second.baseUrl}/api/v1/agents`, { headers: { cookie: again } });
@@ -111,4 +133,23 @@ describe("npm start on a fresh clone", () => {
     expect(names).toContain("kept-across-restarts");
     await second.stop();
   }, 240_000);
+
+  it("stops at once with a clear message on a database URL it cannot serve, creating nothing and printing no password", () => {
+    const scratch = mkdtempSync(path.join(base, "refused-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, SWARMDECK_DATA_DIR: path.join(scratch, "data") };
+    env.DATABASE_URL = "postgres://swarm:s3cret-pw-123@db.internal:5432/swarm";
+    const result = spawnSync(process.execPath, ["scripts/start.mjs"], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const output = `${result.stdout}${result.stderr}`;
+    expect(result.status).toBe(1);
+    expect(output).toContain('DATABASE_URL uses "postgres:"');
+    expect(output).not.toContain("s3cret-pw-123");
+    // Nothing was created: no data folder, and no "postgres:" folder beside package.json (a relative path once).
+    expect(readdirSync(scratch)).toEqual([]);
+    expect(existsSync(path.join(ROOT, "postgres:"))).toBe(false);
+  });
 });

@@ -5,7 +5,7 @@ describe("health", () => {
   it("answers ok with a database round trip, without credentials", async () => {
     const reply = await client().get("/api/health");
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ok: true, db: "ok" });
+    expect(reply.body).toEqual({ ok: true, db: "ok", database: "sqlite" });
   });
 });
 

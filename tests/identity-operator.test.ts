@@ -9,14 +9,14 @@ import { admin, client, createAgent } from "./support/client";
 const soulPath = (id: string) => `/api/v1/agents/${id}/identity/soul`;
 
 describe("new agent identity", () => {
-  it("gets every identity file from the templates as version 1", async () => {
+  it("gets every identity file from the templates as version 1 (no BOOTSTRAP.md: it starts from templates)", async () => {
     const agent = await createAgent();
     const reply = await admin().get(`/api/v1/agents/${agent.id}/identity`);
     expect(reply.status).toBe(200);
     expect(reply.body.files.map((file: { kind: string }) => file.kind)).toEqual([...IDENTITY_KINDS]);
     for (const file of reply.body.files) {
-      expect(file.exists, file.kind).toBe(true);
-      expect(file.versionNumber, file.kind).toBe(1);
+      expect(file.exists, file.kind).toBe(file.kind !== "BOOTSTRAP");
+      expect(file.versionNumber, file.kind).toBe(file.kind === "BOOTSTRAP" ? null : 1);
     }
     const soul = reply.body.files.find((file: { kind: string }) => file.kind === "SOUL");
     expect(soul).toMatchObject({ path: "SOUL.md", language: "markdown", locked: false });
@@ -187,6 +187,52 @@ describe("rollback", () => {
   });
 });
 
+describe("capabilities.yaml is validated when saved", () => {
+  const capsPath = (agentId: string) => `/api/v1/agents/${agentId}/identity/capabilities`;
+
+  it("400s a file the worker could not enforce, naming each problem's line, and stores nothing", async () => {
+    const agent = await createAgent();
+    const base = await current(agent.id, "capabilities");
+    const reply = await admin().put(capsPath(agent.id), {
+      content: "tools:\n  allow: [Read, web_fetch]\nlimits:\n  max_task_minutes: 0\n  max_tokens_per_task: 5\n",
+      baseVersionId: base.versionId,
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe("validation_failed");
+    expect(reply.body.error.message).toContain("did you mean WebFetch");
+    // Read as the older shape, the same cage in the current shape comes with the error, ready to save.
+    expect(reply.body.error.message).toContain("This looks like the older capabilities.yaml shape. The same cage in the current shape:");
+    expect(versionCount(agent.id, "CAPABILITIES")).toBe(1);
+    const suggested = reply.body.error.message.split("The same cage in the current shape:\n")[1];
+    const saved = await admin().put(capsPath(agent.id), { content: suggested, baseVersionId: base.versionId });
+    expect(saved.status).toBe(200);
+    expect(suggested).toContain("    - WebFetch\n");
+    expect(suggested).toContain("max_task_minutes: 1\n");
+    expect(suggested).not.toContain("max_tokens_per_task: 5");
+    expect(reply.body.error.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: "tools.allow.1", line: 2 }),
+        expect.objectContaining({ path: "limits.max_task_minutes", line: 4 }),
+        expect.objectContaining({ path: "limits.max_tokens_per_task", line: 5 }),
+      ]),
+    );
+    const broken = await admin().put(capsPath(agent.id), { content: "tools: [Read\n", baseVersionId: base.versionId });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.message).not.toContain("older capabilities.yaml shape");
+    // Nothing invalid was stored: the template and the upgrade the operator saved.
+    expect(versionCount(agent.id, "CAPABILITIES")).toBe(2);
+  });
+
+  it("saves a valid file", async () => {
+    const agent = await createAgent();
+    const base = await current(agent.id, "capabilities");
+    const content = 'tools:\n  allow: [Read, Grep, "Bash(npm test:*)"]\nnetwork: off\nlimits:\n  max_task_minutes: 15\n';
+    const reply = await admin().put(capsPath(agent.id), { content, baseVersionId: base.versionId });
+    expect(reply.status).toBe(200);
+    expect((await current(agent.id, "capabilities")).content).toBe(content);
+  });
+});
+
 describe("prompt preview and re-bootstrap", () => {
   it("previews the assembled prompt in order without changing anything", async () => {
     const agent = await createAgent();
@@ -208,7 +254,8 @@ describe("prompt preview and re-bootstrap", () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(prompt).not.toContain("## What Goes Here");
-    expect(reply.body.notes.join(" ")).toContain("BOOTSTRAP.md will be retired");
+    // Started from templates: no ritual, nothing for the next task to change first.
+    expect(reply.body.notes).toEqual([]);
     expect(versionCount(agent.id, "BOOTSTRAP")).toBe(before);
   });
 

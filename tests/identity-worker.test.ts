@@ -32,7 +32,7 @@ describe("locked kinds", () => {
           expect(reply.body.error.code).toBe("locked");
         }
       }
-      expect(versionCount(agent.id, kind)).toBe(1);
+      expect(versionCount(agent.id, kind)).toBe(kind === "BOOTSTRAP" ? 0 : 1);
       expect((await current(agent.id, slug)).content).toBe(base.content);
       expect(lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
       expect((await admin().get(`/api/v1/proposals?agentId=${agent.id}`)).body.total).toBe(0);
@@ -40,87 +40,12 @@ describe("locked kinds", () => {
   }
 });
 
-describe("SOUL, IDENTITY, USER by security profile", () => {
-  it("paranoid: agent-initiated 403 profile_forbids (write and propose); user_request applied", async () => {
-    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
-    const base = await current(agent.id, "soul");
-    for (const mode of ["write", "propose"]) {
-      const reply = await put(worker, "soul", { content: "rewritten", baseVersionId: base.versionId, mode });
-      expect(reply.status).toBe(403);
-      expect(reply.body.error.code).toBe("profile_forbids");
-    }
-    expect(versionCount(agent.id, "SOUL")).toBe(1);
-    const asked = await put(worker, "soul", { content: "the user asked for this", baseVersionId: base.versionId, trigger: "user_request" });
-    expect(asked.status).toBe(200);
-    expect(asked.body).toEqual({ status: "applied", versionId: expect.any(String) });
-    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/soul/versions`)).body.versions;
-    expect(versions[0]).toMatchObject({
-      source: "agent_write",
-      authorType: "agent",
-      authorId: agent.id,
-      authorLabel: agent.name,
-      reason: "learned something",
-    });
-    expect(lastAudit(agent.id, "identity.written")?.data).toMatchObject({ trigger: "user_request", source: "agent_write" });
-  });
-
-  it("standard: agent-initiated becomes a pending proposal (202), the file is untouched", async () => {
-    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
-    const base = await current(agent.id, "identity");
-    const countBefore = (await admin().get("/api/v1/proposals/count?status=pending")).body.total;
-    const reply = await put(worker, "identity", { content: "# IDENTITY\nName: Quill", baseVersionId: base.versionId });
-    expect(reply.status).toBe(202);
-    expect(reply.body).toEqual({ status: "pending", proposalId: expect.any(String) });
-    expect(versionCount(agent.id, "IDENTITY")).toBe(1);
-    expect((await admin().get("/api/v1/proposals/count?status=pending")).body.total).toBe(countBefore + 1);
-    const list = await admin().get(`/api/v1/proposals?status=pending&agentId=${agent.id}`);
-    expect(list.body.proposals).toHaveLength(1);
-    expect(list.body.proposals[0]).toMatchObject({
-      agentName: agent.name,
-      kind: "IDENTITY",
-      path: "IDENTITY.md",
-      trigger: "agent",
-      reason: "learned something",
-      status: "pending",
-    });
-    expect(lastAudit(agent.id, "identity.proposed")?.data).toMatchObject({ kind: "IDENTITY", status: "pending" });
-  });
-
-  it("power: agent-initiated is applied (200); mode propose still queues a proposal (202)", async () => {
-    const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
-    const base = await current(agent.id, "user");
-    const reply = await put(worker, "user", { content: "# USER\nprefers brevity", baseVersionId: base.versionId });
-    expect(reply.status).toBe(200);
-    const proposed = await put(worker, "user", {
-      content: "# USER\nprefers brevity\nand tests",
-      baseVersionId: reply.body.versionId,
-      mode: "propose",
-    });
-    expect(proposed.status).toBe(202);
-    expect(versionCount(agent.id, "USER")).toBe(2);
-  });
-});
-
-describe("TOOLS, CLAUDE, HEARTBEAT, SETUP_SCRIPT", () => {
-  it("are applied for any profile and versioned as agent writes", async () => {
-    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
-    for (const slug of ["tools", "claude", "heartbeat", "setup-script"]) {
-      const base = await current(agent.id, slug);
-      const reply = await put(worker, slug, { content: `${base.content}\n# learned: ${slug}\n`, baseVersionId: base.versionId });
-      expect(reply.status, slug).toBe(200);
-      expect((await current(agent.id, slug)).content).toContain(`# learned: ${slug}`);
-    }
-    const base = await current(agent.id, "tools");
-    const proposed = await put(worker, "tools", { content: "propose instead", baseVersionId: base.versionId, mode: "propose" });
-    expect(proposed.status).toBe(202);
-    expect((await current(agent.id, "tools")).content).toBe(base.content);
-  });
-
+describe("leads", () => {
   it("records the agent as a lead when the agent is a lead", async () => {
     const { agent, worker } = await agentWithWorker({ role: "lead" });
-    const base = await current(agent.id, "claude");
-    expect((await put(worker, "claude", { content: "lead notes", baseVersionId: base.versionId })).status).toBe(200);
-    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/claude/versions`)).body.versions;
+    const base = await current(agent.id, "tools");
+    expect((await put(worker, "tools", { content: "lead notes", baseVersionId: base.versionId })).status).toBe(200);
+    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/tools/versions`)).body.versions;
     expect(versions[0]).toMatchObject({ authorType: "lead", authorLabel: `${agent.name} (lead)` });
   });
 });
@@ -144,9 +69,7 @@ describe("strictness and caps", () => {
       // Some spellings never reach the route (the URL is normalised first); those that do answer in the API's shape.
       if (typeof reply.body === "object" && reply.body) expect(reply.body.error.code, slug).toBe("not_found");
     }
-    expect(Number((sql().prepare("SELECT COUNT(*) AS n FROM IdentityVersion WHERE agentId = ?").get(agent.id) as { n: number }).n)).toBe(
-      10,
-    );
+    expect(Number((sql().prepare("SELECT COUNT(*) AS n FROM IdentityVersion WHERE agentId = ?").get(agent.id) as { n: number }).n)).toBe(9);
   });
 
   it("413s content over 64 KiB in bytes, writing nothing", async () => {
@@ -253,8 +176,13 @@ describe("task timeline", () => {
     expect((await put(worker, "agent", { content: "no", baseVersionId: null, taskId })).status).toBe(403);
     expect((await put(worker, "tools", { content: "tools v2b", baseVersionId: tools.versionId, taskId })).status).toBe(409);
     expect(
-      (await put(worker, "claude", { content: "notes", baseVersionId: (await current(agent.id, "claude")).versionId, taskId: foreignTask }))
-        .status,
+      (
+        await put(worker, "heartbeat", {
+          content: "notes",
+          baseVersionId: (await current(agent.id, "heartbeat")).versionId,
+          taskId: foreignTask,
+        })
+      ).status,
     ).toBe(200);
     const events = syncEvents(taskId);
     expect(events.map((e) => e.httpStatus)).toEqual([200, 202, 403, 409]);
@@ -270,22 +198,51 @@ describe("task timeline", () => {
 });
 
 describe("bootstrap ritual through the worker", () => {
-  it("after a re-bootstrap, the agent writing SOUL then IDENTITY retires BOOTSTRAP.md (a deletion version, audited)", async () => {
-    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
-    expect((await admin().post(`/api/v1/agents/${agent.id}/rebootstrap`)).status).toBe(200);
-    expect((await admin().get(`/api/v1/agents/${agent.id}/prompt`)).body.bootstrap).toBe(true);
-    const soul = await put(worker, "soul", { content: "# SOUL\ncurious", baseVersionId: null, trigger: "user_request" });
-    expect(soul.status).toBe(200);
-    expect((await current(agent.id, "bootstrap")).exists).toBe(true);
-    const identity = await put(worker, "identity", { content: "# IDENTITY\nName: Wren", baseVersionId: null, trigger: "user_request" });
-    expect(identity.status).toBe(200);
-    const bootstrap = await current(agent.id, "bootstrap");
-    expect(bootstrap.exists).toBe(false);
-    const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/bootstrap/versions`)).body.versions;
-    expect(versions[0]).toMatchObject({ deleted: true, source: "bootstrap", authorType: "system" });
-    expect(lastAudit(agent.id, "identity.bootstrap_retired")).toBeDefined();
-    const preview = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
-    expect(preview.body.bootstrap).toBe(false);
-    expect(preview.body.systemPrompt).toContain("Name: Wren");
+  for (const securityProfile of ["paranoid", "standard", "power"]) {
+    it(`${securityProfile}: after a re-bootstrap, the ritual's task may write SOUL then IDENTITY, which retires BOOTSTRAP.md`, async () => {
+      const { agent, worker } = await agentWithWorker({ securityProfile });
+      expect((await admin().post(`/api/v1/agents/${agent.id}/rebootstrap`)).status).toBe(200);
+      expect((await admin().get(`/api/v1/agents/${agent.id}/prompt`)).body.bootstrap).toBe(true);
+      const task = await admin().post("/api/v1/tasks", { title: "first task", agentId: agent.id });
+      expect((await worker.get("/api/worker/poll?waitMs=0")).body.task.id).toBe(task.body.task.id);
+      const bundle = await worker.get(`/api/worker/tasks/${task.body.task.id}/bundle`);
+      expect(bundle.body.task.identityGrant).toEqual(["SOUL", "IDENTITY", "USER"]);
+      expect(bundle.body.systemPrompt.startsWith("# AGENT.md")).toBe(true);
+      expect(bundle.body.systemPrompt).toContain("You only get born once");
+      const taskId = task.body.task.id;
+      const soul = await put(worker, "soul", { content: "# SOUL\ncurious", baseVersionId: null, taskId });
+      expect(soul.status).toBe(200);
+      expect((await current(agent.id, "bootstrap")).exists).toBe(true);
+      const identity = await put(worker, "identity", { content: "# IDENTITY\nName: Wren", baseVersionId: null, taskId });
+      expect(identity.status).toBe(200);
+      expect((await current(agent.id, "bootstrap")).exists).toBe(false);
+      const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/bootstrap/versions`)).body.versions;
+      expect(versions[0]).toMatchObject({ deleted: true, source: "bootstrap", authorType: "system" });
+      expect(lastAudit(agent.id, "identity.bootstrap_retired")).toBeDefined();
+      expect(lastAudit(agent.id, "task.identity_granted")?.data).toMatchObject({ by: "bootstrap" });
+      const preview = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
+      expect(preview.body.bootstrap).toBe(false);
+      expect(preview.body.systemPrompt).toContain("Name: Wren");
+    });
+  }
+
+  it("an agent created to bootstrap itself runs the ritual at its first task; one from templates does not", async () => {
+    const boot = await agentWithWorker({ identityStart: "bootstrap", securityProfile: "paranoid" });
+    const plain = await agentWithWorker({ identityStart: "templates", securityProfile: "paranoid" });
+    for (const { agent, worker } of [boot, plain]) {
+      const task = await admin().post("/api/v1/tasks", { title: "first task", agentId: agent.id });
+      await worker.get("/api/worker/poll?waitMs=0");
+      const bundle = await worker.get(`/api/worker/tasks/${task.body.task.id}/bundle`);
+      const ritual = agent.id === boot.agent.id;
+      expect(bundle.body.systemPrompt.includes("You only get born once")).toBe(ritual);
+      expect(bundle.body.task.identityGrant).toEqual(ritual ? ["SOUL", "IDENTITY", "USER"] : []);
+      expect(bundle.body.files.some((f: { kind: string }) => f.kind === "SOUL")).toBe(!ritual);
+    }
+  });
+
+  it("400s an unknown identity start", async () => {
+    const reply = await admin().post("/api/v1/agents", { name: `boot-${Date.now()}`, identityStart: "clone" });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe("validation_failed");
   });
 });

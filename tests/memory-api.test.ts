@@ -1,6 +1,7 @@
-// The memory API over HTTP, twice: on the shared server with no provider
-// (keyword search only) and on a second app wired to a fake OpenAI-compatible
-// server (embeddings computed in the background, hybrid search).
+// The memory API over HTTP, twice: on the shared server with no provider (the
+// embedded default: local word-vector embeddings, hybrid search) and on a second
+// app wired to a fake OpenAI-compatible server (the provider's embeddings).
+// Either way embeddings are computed in the background.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
@@ -21,7 +22,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
     async function store(api: Api, body: Record<string, unknown>) {
       const reply = await api.post("/api/worker/memories", body);
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-      if (setup().provider) await waitForEmbeddings(admin, reply.body.ids);
+      await waitForEmbeddings(admin, reply.body.ids);
       return reply.body.ids as number[];
     }
 
@@ -45,7 +46,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(ids).toHaveLength(1);
       const reply = await alice.api.post("/api/worker/memories/search", { query: "staging deploy wireguard VPN" });
       expect(reply.status).toBe(200);
-      expect(reply.body.mode).toBe(setup().provider ? "hybrid" : "keyword");
+      expect(reply.body.mode).toBe("hybrid");
       const hit = reply.body.results.find((result: { id: number }) => result.id === ids[0]);
       expect(hit).toMatchObject({ name: "Staging deploys need the VPN", scope: "agent", source: "manual", agentId: alice.agent.id });
       expect(hit.score).toBeGreaterThan(0.4);
@@ -132,7 +133,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect((await admin.get("/api/v1/memories/abc")).status).toBe(404);
     });
 
-    it("lets only a lead inject a learning, into the target's memory and CLAUDE.md", async () => {
+    it("lets only a lead inject a learning, into the target's memory and, as its profile allows, its CLAUDE.md", async () => {
       const body = {
         targetAgentId: bob.agent.id,
         category: "mistake-pattern",
@@ -142,11 +143,26 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(refused.status).toBe(403);
       const missing = await lead.api.post("/api/worker/learnings", { ...body, targetAgentId: "nope_not_an_agent" });
       expect(missing.status).toBe(404);
+      // The CLAUDE.md note follows the target's profile (reference 002): queued for review on standard ...
+      const queued = await lead.api.post("/api/worker/learnings", { ...body, targetAgentId: alice.agent.id, addToClaudeMd: true });
+      expect(queued.status).toBe(201);
+      expect(queued.body.claudeMd).toMatchObject({ status: "pending", versionId: null });
+      expect(typeof queued.body.claudeMd.proposalId).toBe("string");
+      expect(queued.body.claudeVersionId).toBeNull();
+      // ... and applied on power, where an agent-proposed change is a write.
+      const { baseUrl, adminToken } = setup();
+      const toPower = await fetch(`${baseUrl}/api/v1/agents/${bob.agent.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ securityProfile: "power" }),
+      });
+      expect(toPower.status).toBe(200);
       const reply = await lead.api.post("/api/worker/learnings", { ...body, addToClaudeMd: true });
       expect(reply.status).toBe(201);
+      expect(reply.body.claudeMd.status).toBe("applied");
       expect(reply.body.memoryIds).toHaveLength(1);
       expect(typeof reply.body.claudeVersionId).toBe("string");
-      if (setup().provider) await waitForEmbeddings(admin, reply.body.memoryIds);
+      await waitForEmbeddings(admin, reply.body.memoryIds);
 
       const bobFinds = await bob.api.post("/api/worker/memories/search", { query: "lint before pushing quokka" });
       expect(bobFinds.body.results[0]).toMatchObject({ id: reply.body.memoryIds[0], source: "lead_feedback", scope: "agent" });
@@ -187,7 +203,7 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(read.body.memory).toMatchObject({
         id,
         content: "Temporary note on flamingo caching",
-        embeddingStatus: setup().provider ? "done" : "none",
+        embeddingStatus: "done",
       });
       expect((await admin.delete(`/api/v1/memories/${id}`)).status).toBe(204);
       expect((await admin.get(`/api/v1/memories/${id}`)).status).toBe(404);
@@ -200,13 +216,15 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(health.body.perDay).toHaveLength(7);
       const today = health.body.perDay.at(-1);
       expect(today.searches).toBeGreaterThan(3);
-      if (setup().provider) expect(today.withEmbeddings).toBeGreaterThan(0);
-      else {
-        expect(today.keywordOnly).toBeGreaterThan(0);
-        expect(health.body.fallbackReasons.map((r: { reason: string }) => r.reason)).toContain("no_provider");
-      }
+      expect(today.withEmbeddings).toBeGreaterThan(0);
       expect(health.body.scoreBuckets).toHaveLength(10);
       expect(health.body.provider.configured).toBe(setup().provider);
+      // Which embedder answers: the provider's model, or the built-in word vectors when there is none.
+      expect(health.body.embedder).toEqual(
+        setup().provider
+          ? { kind: "provider", model: "text-embedding-3-small" }
+          : { kind: "local", model: expect.stringMatching(/^local:/) },
+      );
     });
 
     if (label.includes("fake")) {

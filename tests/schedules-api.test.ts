@@ -1,4 +1,4 @@
-// The schedules API: the seeded templates, validation, enable/disable, delete, preview.
+// The schedules API: the templates on offer, validation, enable/disable, delete, preview.
 import { describe, expect, it } from "vitest";
 import { admin, client, createAgent, server } from "./support/client";
 import { openTestDb } from "./support/metrics-seed";
@@ -6,22 +6,27 @@ import { openTestDb } from "./support/metrics-seed";
 const body = (extra: Record<string, unknown> = {}) => ({ name: "Nightly", cron: "30 2 * * *", taskTitle: "Nightly sweep", ...extra });
 
 describe("schedules API", () => {
-  it("ships the three templates, disabled", async () => {
+  it("seeds no template schedule; offers the four learning-loop templates with their targets", async () => {
     const { status, body: list } = await admin().get("/api/v1/schedules");
     expect(status).toBe(200);
-    const templates = list.schedules.filter((s: { templateKey: string | null }) => s.templateKey);
-    expect(
-      templates
-        .map((s: { templateKey: string; enabled: boolean; nextRunAt: string | null }) => [s.templateKey, s.enabled, s.nextRunAt])
-        .sort(),
-    ).toEqual([
-      ["daily-knowledge-digest", false, null],
-      ["weekly-metrics-check", false, null],
-      ["weekly-retrospective", false, null],
+    expect(list.schedules.filter((s: { templateKey: string | null }) => s.templateKey)).toEqual([]);
+    const offer = await admin().get("/api/v1/schedules/templates");
+    expect(offer.status).toBe(200);
+    const byKey = new Map(offer.body.templates.map((t: { key: string }) => [t.key, t]));
+    expect([...byKey.keys()].sort()).toEqual([
+      "daily-knowledge-digest",
+      "monthly-swarm-review",
+      "weekly-metrics-check",
+      "weekly-retrospective",
     ]);
-    const metricsCheck = templates.find((s: { templateKey: string }) => s.templateKey === "weekly-metrics-check");
-    expect(metricsCheck.taskDescription).toContain("/api/v1/metrics/weekly-report");
-    expect(metricsCheck.cronDescription).toBe("every Monday at 08:00");
+    expect(byKey.get("weekly-retrospective")).toMatchObject({ targetKind: "all", targetDescription: "for every agent", installed: false });
+    for (const key of ["daily-knowledge-digest", "monthly-swarm-review", "weekly-metrics-check"]) {
+      expect(byKey.get(key)).toMatchObject({ targetKind: "leads", targetDescription: "for the lead(s)", installed: false });
+    }
+    const metricsCheck = byKey.get("weekly-metrics-check") as { taskDescription: string; cron: string };
+    expect(metricsCheck.taskDescription).toContain("swarm swarm report");
+    expect(metricsCheck.taskDescription).toContain("failure rate is above 30%");
+    expect(metricsCheck.cron).toBe("0 8 * * 1");
   });
 
   it("creates, enables, disables and deletes a schedule, audited", async () => {
@@ -69,9 +74,58 @@ describe("schedules API", () => {
     expect(badZone.body.error.details[0]).toMatchObject({ path: "timezone" });
     const badAgent = await admin().post("/api/v1/schedules", body({ agentId: "nobody" }));
     expect(badAgent.status).toBe(400);
+    const seconds = await admin().post("/api/v1/schedules", body({ cron: "0 30 2 * * *" }));
+    expect(seconds.status).toBe(400);
+    expect(seconds.body.error.message).toBe(
+      "Six-field cron expressions (with seconds) are not supported: use 5 fields, minute hour day-of-month month day-of-week",
+    );
+    // The default minimum interval is 5 minutes.
+    const tooOften = await admin().post("/api/v1/schedules", body({ cron: "* * * * *" }));
+    expect(tooOften.status).toBe(400);
+    expect(tooOften.body.error.message).toMatch(/fires every minute; a schedule may fire at most every 5 minutes/);
+    const badTargets = [
+      { targetKind: "agent" },
+      { targetKind: "role", targetValue: "boss" },
+      { targetKind: "tag", targetValue: "Not A Tag" },
+      { targetKind: "tag" },
+      { targetKind: "leads", targetValue: "x" },
+      { targetKind: "pool", agentId: (await createAgent()).id },
+      { targetKind: "everyone" },
+    ];
+    for (const target of badTargets) {
+      const reply = await admin().post("/api/v1/schedules", body(target));
+      expect(reply.status, JSON.stringify(target)).toBe(400);
+      expect(reply.body.error.code).toBe("validation_failed");
+    }
     const extra = await admin().post("/api/v1/schedules", body({ command: "rm -rf /" }));
     expect(extra.status).toBe(400);
     expect((await admin().get("/api/v1/schedules")).body.schedules.length).toBe(before);
+  });
+
+  it("targets one agent, the leads, every agent, a role, a tag or the pool, and says so", async () => {
+    const agent = await createAgent();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ agentId: agent.id }, `for ${agent.name}`],
+      [{ targetKind: "leads" }, "for the lead(s)"],
+      [{ targetKind: "all" }, "for every agent"],
+      [{ targetKind: "role", targetValue: "worker" }, "for every worker agent"],
+      [{ targetKind: "tag", targetValue: "frontend" }, "for every agent tagged frontend"],
+      [{}, "for the pool (any agent)"],
+    ];
+    for (const [target, description] of cases) {
+      const reply = await admin().post("/api/v1/schedules", body(target));
+      expect(reply.status).toBe(201);
+      expect(reply.body.schedule.targetDescription).toBe(description);
+      await admin().delete(`/api/v1/schedules/${reply.body.schedule.id}`);
+    }
+    // A change of target: from one agent to a tag drops the agent.
+    const made = await admin().post("/api/v1/schedules", body({ agentId: agent.id }));
+    const moved = await admin().patch(`/api/v1/schedules/${made.body.schedule.id}`, { targetKind: "tag", targetValue: "docs" });
+    expect(moved.status).toBe(200);
+    expect(moved.body.schedule).toMatchObject({ targetKind: "tag", targetValue: "docs", agentId: null });
+    const back = await admin().patch(`/api/v1/schedules/${made.body.schedule.id}`, { agentId: agent.id });
+    expect(back.body.schedule).toMatchObject({ targetKind: "agent", targetValue: null, agentId: agent.id });
+    await admin().delete(`/api/v1/schedules/${made.body.schedule.id}`);
   });
 
   it("previews a cron expression with its next runs", async () => {
@@ -82,6 +136,9 @@ describe("schedules API", () => {
     const bad = await admin().get(`/api/v1/schedules/preview?cron=${encodeURIComponent("0 25 * * *")}`);
     expect(bad.body).toMatchObject({ valid: false, next: [] });
     expect(bad.body.error).toMatch(/0-23/);
+    const often = await admin().get(`/api/v1/schedules/preview?cron=${encodeURIComponent("*/2 * * * *")}`);
+    expect(often.body).toMatchObject({ valid: false });
+    expect(often.body.error).toMatch(/fires every 2 minutes/);
   });
 
   it("runs a schedule now and creates its task, unassigned without a target", async () => {

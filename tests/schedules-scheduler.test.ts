@@ -18,7 +18,7 @@ async function start(offsetMs: number) {
   running = await startTestServer({
     dataDir,
     keepData: true,
-    env: { SWARMDECK_CLOCK_OFFSET_MS: String(offsetMs), SWARMDECK_SCHEDULER_TICK_MS: "300" },
+    env: { SWARMDECK_CLOCK_OFFSET_MS: String(offsetMs), SWARMDECK_SCHEDULER_TICK_MS: "300", SWARMDECK_AGENT_OFFLINE_MS: "3600000" },
   });
   return running;
 }
@@ -71,6 +71,14 @@ describe("scheduler", () => {
     let s = await start(offset);
 
     const agent = (await call(s, "POST", "/api/v1/agents", { name: `sched-${Date.now().toString(36)}` })).body.agent;
+    // Its worker has called in (an offline agent's slot is skipped, see schedules-targets.test.ts).
+    const token = (await call(s, "POST", `/api/v1/agents/${agent.id}/tokens`, { name: "w" })).body.token as string;
+    const registered = await fetch(`${s.baseUrl}/api/worker/register`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ version: "test", hostname: "here", harness: "command" }),
+    });
+    expect(registered.status).toBe(200);
     const created = await call(s, "POST", "/api/v1/schedules", {
       name: "Monday retro",
       cron: "0 9 * * 1",
@@ -115,6 +123,9 @@ describe("scheduler", () => {
     const afterFire = (await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule;
     expect(afterFire).toMatchObject({ lastRunAt: runs[0]?.firedAt, nextRunAt: "2030-01-14T09:00:00.000Z", lastTaskId: runs[0]?.taskId });
 
+    // Done with it: the next slot must not find it still open (that run would be skipped).
+    expect((await call(s, "PATCH", `/api/v1/tasks/${runs[0]?.taskId}`, { action: "cancel" })).status).toBe(200);
+
     // A restart on the same database (same clock) fires nothing again.
     await stop();
     s = await start(offset);
@@ -129,6 +140,7 @@ describe("scheduler", () => {
     runs = await runsOf(s, id);
     expect(runs.map((run) => run.scheduledFor)).toEqual(["2030-01-28T09:00:00.000Z", FIRST_SLOT]);
     expect((await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule.nextRunAt).toBe("2030-02-04T09:00:00.000Z");
+    expect((await call(s, "PATCH", `/api/v1/tasks/${runs[0]?.taskId}`, { action: "cancel" })).status).toBe(200);
 
     // Run now: a manual run with its own task; the cron timing is unchanged.
     const manual = await call(s, "POST", `/api/v1/schedules/${id}/run`);

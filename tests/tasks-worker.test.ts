@@ -209,16 +209,19 @@ describe("complete and fail", () => {
 });
 
 describe("release", () => {
-  it("gives a task created for the agent back to it as pending, the attempt counted", async () => {
+  it("gives a task created for the agent back to it as pending, the attempt counted, after a backoff", async () => {
     const { task, worker, agent } = await claimed();
     const reply = await worker.post(`/api/worker/tasks/${task.id}/release`, { reason: "worker shutting down" });
     expect(reply.status).toBe(200);
-    expect(reply.body.task).toMatchObject({ status: "pending", agentId: agent.id, attempts: 1, claimedAt: null });
+    expect(reply.body.task).toMatchObject({ status: "pending", agentId: agent.id, attempts: 1, maxAttempts: 3, claimedAt: null });
+    expect(Date.parse(reply.body.task.retryAt)).toBeGreaterThan(Date.now());
     const detail = await admin().get(`/api/v1/tasks/${task.id}`);
     expect(detail.body.events.at(-1)).toMatchObject({ type: "released", fromStatus: "in_progress", toStatus: "pending" });
-    expect(detail.body.events.at(-1).message).toContain("worker shutting down");
+    expect(detail.body.events.at(-1).message).toContain("worker shutting down (attempt 1 of 3)");
+    // The same agent does not get it back at once: it waits out the backoff.
     const again = await worker.get("/api/worker/poll?waitMs=0");
-    expect(again.body.task).toMatchObject({ id: task.id, attempts: 2 });
+    expect(again.status).toBe(204);
+    expect(taskRow(task.id).status).toBe("pending");
   });
 
   it("gives a pool task back to the pool, where another agent can take it", async () => {

@@ -108,7 +108,8 @@ describe("the worker fast path", () => {
     const cookie = await sessionCookie(server().adminEmail, server().adminPassword);
     const response = await fetch(`${server().baseUrl}/api/v1/memories/search`, {
       method: "POST",
-      headers: { cookie, "content-type": "application/json" },
+      // What the browser sends from the app's own page: its Origin.
+      headers: { cookie, origin: server().baseUrl, "content-type": "application/json" },
       body: JSON.stringify({ query: "flaky snapshot tests", mode: "keyword" }),
     });
     expect(response.status).toBe(200);
@@ -117,7 +118,10 @@ describe("the worker fast path", () => {
 
     const viaToken = await admin().post("/api/v1/memories/search", { query: "flaky snapshot tests", mode: "keyword" });
     expect(viaToken.body.results.map((result: { name: string }) => result.name)).toContain(name);
-    const noBody = await fetch(`${server().baseUrl}/api/v1/memories/search`, { method: "POST", headers: { cookie } });
-    expect(noBody.status).toBe(400);
+    const noBody = await fetch(`${server().baseUrl}/api/v1/memories/search`, {
+      method: "POST",
+      headers: { cookie, origin: server().baseUrl },
+    });
+    expect(noBody.status).toBe(415);
   });
 });

@@ -44,7 +44,8 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     const dir = workspace();
     const soulBefore = await identity(target, agent.id, "soul");
     const setupBefore = await identity(target, agent.id, "setup-script");
-    const first = await createTask(target, { title: "learn the build", agentId: agent.id });
+    // The operator grants this task the setup script (an explicit request); SOUL.md stays agent-proposed.
+    const first = await createTask(target, { title: "learn the build", agentId: agent.id, identityGrant: ["SETUP_SCRIPT"] });
 
     const run = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
     expect(await run.exited, run.log()).toBe(0);
@@ -67,13 +68,13 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(JSON.stringify(proposal.body)).toContain(`I double-check my work (task ${first})`);
     expect((await identity(target, agent.id, "soul")).content).toBe(soulBefore.content);
 
-    // The stored setup script: the agent's line only, no markers, no global content.
+    // The stored setup script (granted, so applied): the agent's line only, no markers, no global content.
     const setup = await identity(target, agent.id, "setup-script");
     const added = `echo "agent added line ran" >> setup-runs.log # agent-added-${first}`;
     expect(setup.content.trim()).toBe([setupBefore.content.trim(), added].filter(Boolean).join("\n"));
     expect(setup.content).not.toContain("# ===");
     expect(setup.content).not.toContain("global script ran");
-    expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\n");
+    expect(readFileSync(path.join(dir, "project", "setup-runs.log"), "utf8")).toBe("global script ran\n");
 
     // The task's timeline shows what the sync did (200 applied, 202 queued).
     const syncEvents = done.events.filter((event: { type: string }) => event.type === "sync");
@@ -90,11 +91,13 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     const again = worker(agent.token, dir, { AGENT_COMMAND: fixtureAgent("edit-identity.sh") });
     expect(await again.exited, again.log()).toBe(0);
     expect((await getTask(target, second)).task.status, again.log()).toBe("completed");
-    const startup = readFileSync(path.join(dir, "start-up.sh"), "utf8");
+    const startup = readFileSync(path.join(dir, "home", "start-up.sh"), "utf8");
     expect(count(startup, SETUP_MARKER_START)).toBe(1);
     expect(count(startup, SETUP_MARKER_END)).toBe(1);
     expect(count(startup, "global script ran")).toBe(1);
-    expect(readFileSync(path.join(dir, "setup-runs.log"), "utf8")).toBe("global script ran\nglobal script ran\nagent added line ran\n");
+    expect(readFileSync(path.join(dir, "project", "setup-runs.log"), "utf8")).toBe(
+      "global script ran\nglobal script ran\nagent added line ran\n",
+    );
   });
 
   it("gives the agent a swarm CLI that reaches the app with the worker's credentials", async () => {
@@ -143,26 +146,6 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(run.log()).toContain("the task was cancelled");
     expect(readFileSync(signalFile, "utf8")).toContain("got SIGTERM");
     expect((await getTask(target, taskId)).task.status).toBe("cancelled");
-  });
-
-  it("fails the task with the script's output when the setup script fails in strict mode", async () => {
-    const agent = await agentWithToken(target);
-    const current = await identity(target, agent.id, "setup-script");
-    const put = await call(target, "PUT", `/api/v1/agents/${agent.id}/identity/setup-script`, {
-      content: "echo 'E: Unable to locate package nope' >&2\nexit 7",
-      baseVersionId: current.versionId,
-      reason: "a broken script",
-    });
-    expect(put.status, JSON.stringify(put.body)).toBe(200);
-    const dir = workspace();
-    const taskId = await createTask(target, { title: "never runs", agentId: agent.id });
-    const run = worker(agent.token, dir, { AGENT_COMMAND: "touch agent-ran; cat >/dev/null" });
-    expect(await run.exited, run.log()).toBe(0);
-    const { task } = await getTask(target, taskId);
-    expect(task.status).toBe("failed");
-    expect(task.failureReason).toMatch(/setup script start-up\.sh failed \(exit 7/);
-    expect(task.failureReason).toContain("Unable to locate package nope");
-    expect(() => readFileSync(path.join(dir, "agent-ran"))).toThrow();
   });
 
   it("runs the post-task reflection: a continued Claude session's lesson becomes a reflection memory of the task", async () => {

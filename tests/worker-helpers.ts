@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON answers of the app under test
 // Helpers for the full-loop tests: a real app (tests/support), a real worker
 // process (worker/main.ts --once) and scripted agents (tests/fixtures/agents).
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { expect } from "vitest";
 
 export type Target = { baseUrl: string; dbFile: string; adminToken: string };
@@ -65,4 +67,16 @@ export async function identity(target: Target, agentId: string, slug: string) {
   const reply = await call(target, "GET", `/api/v1/agents/${agentId}/identity/${slug}`);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body as { content: string; versionId: string | null };
+}
+
+/** A bare repository at `origin` with one commit on main (app.txt): the project the workers clone. */
+export function seedBareRepository(origin: string): void {
+  execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", origin]);
+  const seed = `${origin}.seed`;
+  execFileSync("git", ["clone", "--quiet", origin, seed], { stdio: "ignore" });
+  writeFileSync(`${seed}/app.txt`, "line 1\n");
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=s", "-c", "user.email=s@t", ...args], { cwd: seed });
+  git("add", ".");
+  git("commit", "--quiet", "-m", "initial");
+  git("push", "--quiet", "origin", "HEAD:main");
 }

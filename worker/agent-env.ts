@@ -3,6 +3,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentProcessEnv } from "./agent-user";
 
 const CLI = fileURLToPath(new URL("./cli/swarm.ts", import.meta.url));
 
@@ -24,6 +25,7 @@ export function agentEnv({
   promptFile,
   systemPromptFile,
   workspaceDir,
+  homeDir,
   swarmBin,
   control,
 }: {
@@ -32,15 +34,18 @@ export function agentEnv({
   promptFile?: string;
   systemPromptFile?: string;
   workspaceDir: string;
+  /** SWARMDECK_HOME: the agent's own files (identity, start-up script, memory/). */
+  homeDir: string;
   swarmBin?: string;
   control?: { url: string; secret: string };
 }): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
-  // The agent acts through the worker (control server), never with the worker's own token.
-  delete env.SWARMDECK_TOKEN;
-  delete env.SWARMDECK_CONTROL_URL;
-  delete env.SWARMDECK_CONTROL_SECRET;
+  // The agent acts through the worker (control server), never with the worker's own token;
+  // with AGENT_USER, HOME is that user's (worker/agent-user.ts).
+  const env: NodeJS.ProcessEnv = agentProcessEnv(base);
   env.SWARMDECK_WORKSPACE = workspaceDir;
+  env.SWARMDECK_HOME = homeDir;
+  // Claude Code loads the CLAUDE.md of its --add-dir folders (the agent's home) only with this set.
+  env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD = "1";
   if (taskId) env.SWARMDECK_TASK_ID = taskId;
   if (promptFile) env.SWARMDECK_PROMPT_FILE = promptFile;
   if (systemPromptFile) env.SWARMDECK_SYSTEM_PROMPT_FILE = systemPromptFile;

@@ -1,7 +1,9 @@
 // Runs the agent as its own process group: workspace as cwd, the task prompt on
 // stdin, output collected within bounds. stop() is SIGTERM, then SIGKILL after a
-// grace period, for the whole group (an agent's children must not outlive it).
+// grace period, for the whole group (an agent's children must not outlive it). With
+// AGENT_USER it runs as that user (worker/agent-user.ts).
 import { spawn } from "node:child_process";
+import { agentSpawnIdentity } from "./agent-user";
 
 export type AgentCommand = { shell: string } | { file: string; args: string[] };
 
@@ -38,8 +40,8 @@ export function startAgent({
 }): RunningAgent {
   const child =
     "shell" in command
-      ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true })
-      : spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() })
+      : spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
   let stdout = "";
   let combined = "";
   let truncated = false;

@@ -1,10 +1,31 @@
 // The worker's only way to the app: HTTP with its worker token, every answer
 // checked against lib/contracts so a protocol drift fails loudly, not silently.
 import { z } from "zod";
-import { type IdentityKind, kindToSlug, type WorkerPutIdentityBody, writeResultSchema } from "../lib/contracts/identity";
+import {
+  agentProposalsResponseSchema,
+  type IdentityKind,
+  kindToSlug,
+  type WorkerPutIdentityBody,
+  writeResultSchema,
+} from "../lib/contracts/identity";
+import { learningResponseSchema } from "../lib/contracts/lead";
 import { createMemoryResponseSchema, searchMemoryResponseSchema } from "../lib/contracts/memory";
-import { bundleResponseSchema, heartbeatResponseSchema, pollResponseSchema, type TaskDto, taskSchema } from "../lib/contracts/tasks";
-import { type RegisterBody, registerResponseSchema } from "../lib/contracts/worker";
+import {
+  bundleResponseSchema,
+  heartbeatResponseSchema,
+  pollResponseSchema,
+  type SessionTranscriptBody,
+  type TaskDto,
+  taskSchema,
+} from "../lib/contracts/tasks";
+import {
+  builtinChangeSchema,
+  toolChangeResultSchema,
+  type WorkerBuiltinChangeBody,
+  type WorkerWriteToolBody,
+  workerToolsResponseSchema,
+} from "../lib/contracts/tools";
+import { type RegisterBody, registerResponseSchema, type SetupStatusBody, setupScriptResponseSchema } from "../lib/contracts/worker";
 
 export class WorkerApiError extends Error {
   constructor(
@@ -57,6 +78,17 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
     return { status: response.status, data };
   }
 
+  /** complete / fail: an app older than the `session` field refuses it (400); the outcome matters more, so it goes again without. */
+  async function finishCall(path: string, body: { session?: SessionTranscriptBody }) {
+    try {
+      await call("POST", path, body);
+    } catch (error) {
+      if (!(body.session && error instanceof WorkerApiError && error.status === 400)) throw error;
+      const { session: _dropped, ...rest } = body;
+      await call("POST", path, rest);
+    }
+  }
+
   function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
     const result = schema.safeParse(data);
     if (!result.success) throw new WorkerApiError(0, "bad_answer", `${what}: unexpected answer: ${result.error.message.slice(0, 300)}`);
@@ -96,22 +128,37 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       }
       return parse(pollResponseSchema, data, "poll").task;
     },
+    /** This agent's latest proposals and the decisions on them. */
+    async proposals() {
+      const { data } = await call("GET", "/api/worker/proposals");
+      return parse(agentProposalsResponseSchema, data, "proposals");
+    },
     async bundle(taskId: string) {
       const { data } = await call("GET", `/api/worker/tasks/${encodeURIComponent(taskId)}/bundle`);
       return parse(bundleResponseSchema, data, "bundle");
     },
-    async heartbeat(taskId: string, progress?: string) {
-      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/heartbeat`, progress ? { progress } : {});
+    async heartbeat(taskId: string, progress?: string, lastActivity?: { at: string; what: string }) {
+      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/heartbeat`, {
+        ...(progress ? { progress } : {}),
+        ...(lastActivity ? { lastActivity } : {}),
+      });
       return parse(heartbeatResponseSchema, data, "heartbeat");
     },
-    async complete(taskId: string, body: { output: string; summary?: string }) {
-      await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/complete`, body);
+    async complete(taskId: string, body: { output: string; summary?: string; session?: SessionTranscriptBody }) {
+      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/complete`, body);
     },
-    async fail(taskId: string, body: { failureReason: string; output?: string }) {
-      await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/fail`, body);
+    async fail(taskId: string, body: { failureReason: string; output?: string; session?: SessionTranscriptBody }) {
+      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/fail`, body);
     },
     async release(taskId: string, reason: string) {
       await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/release`, { reason });
+    },
+    async setupScript() {
+      const { data } = await call("GET", "/api/worker/setup-script");
+      return parse(setupScriptResponseSchema, data, "setup script");
+    },
+    async setupStatus(body: Partial<SetupStatusBody> & Pick<SetupStatusBody, "status" | "hash">) {
+      await call("POST", "/api/worker/setup-status", body);
     },
     async createTask(body: { title: string; description: string; tags: string[] }) {
       const { data } = await call("POST", "/api/worker/tasks", body);
@@ -121,7 +168,7 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
     /** 200 applied / 202 pending; 403, 409, 413 come back as WorkerApiError. */
     async putIdentity(
       kind: IdentityKind,
-      body: Partial<WorkerPutIdentityBody> & Pick<WorkerPutIdentityBody, "content" | "baseVersionId" | "reason" | "trigger">,
+      body: Omit<Partial<WorkerPutIdentityBody>, "trigger"> & Pick<WorkerPutIdentityBody, "content" | "baseVersionId" | "reason">,
     ) {
       const { status, data } = await call("PUT", `/api/worker/identity/${kindToSlug(kind)}`, body);
       return { httpStatus: status, ...parse(writeResultSchema, data, "identity write") };
@@ -130,9 +177,51 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       const { data } = await call("POST", "/api/worker/memories", body);
       return parse(createMemoryResponseSchema, data, "store memory");
     },
+    /** A lead's read of the swarm (GET /api/worker/swarm/...); the app answers 403 to any other agent. */
+    async swarmView(path: string, query: Record<string, string>) {
+      const search = new URLSearchParams(query).toString();
+      const { data } = await call("GET", `/api/worker/swarm/${path}${search ? `?${search}` : ""}`);
+      return data;
+    },
+    /** A lead's learning for one agent or the swarm (POST /api/worker/learnings). */
+    async learn(body: unknown) {
+      const { data } = await call("POST", "/api/worker/learnings", body);
+      return parse(learningResponseSchema, data, "learning");
+    },
     async searchMemory(body: { query: string; limit?: number; scope?: "agent" | "swarm" | "all" }) {
       const { data } = await call("POST", "/api/worker/memories/search", body);
       return parse(searchMemoryResponseSchema, data, "search memory");
+    },
+    /** The agent's registered tools (compiled code included) and what it may change. */
+    async listTools() {
+      const { data } = await call("GET", "/api/worker/tools");
+      return parse(workerToolsResponseSchema, data, "list tools");
+    },
+    /** 201 applied / 202 pending review; refusals come back as WorkerApiError. */
+    async writeTool(body: WorkerWriteToolBody) {
+      const { status, data } = await call("POST", "/api/worker/tools", body);
+      return { httpStatus: status, ...parse(toolChangeResultSchema, data, "write tool") };
+    },
+    /** A built-in changed for this agent: merged (201) or abandoned (200), with branch, commit and test result. */
+    async writeBuiltin(body: WorkerBuiltinChangeBody) {
+      const { data } = await call("POST", "/api/worker/builtin-tools", body, 60_000);
+      return parse(builtinChangeSchema, data, "change built-in");
+    },
+    async deleteTool(name: string, query: { reason?: string; taskId?: string }) {
+      const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
+      const { status, data } = await call("DELETE", `/api/worker/tools/${encodeURIComponent(name)}?${params}`);
+      return { httpStatus: status, ...parse(toolChangeResultSchema, data, "delete tool") };
+    },
+    async reportToolCall(name: string, body: { ok: boolean; durationMs: number; error?: string }) {
+      await call("POST", `/api/worker/tools/${encodeURIComponent(name)}/calls`, body);
+    },
+    async getIdentity(kind: IdentityKind) {
+      const { data } = await call("GET", `/api/worker/identity/${kindToSlug(kind)}`);
+      return parse(
+        z.object({ kind: z.string(), content: z.string(), versionId: z.string().nullable(), exists: z.boolean() }),
+        data,
+        "identity",
+      );
     },
   };
 }

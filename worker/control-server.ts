@@ -10,18 +10,21 @@ import { slugToKind } from "../lib/contracts/identity";
 import { searchMemoryBodySchema } from "../lib/contracts/memory";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import { CONTROL_HEADER } from "./cli/swarm-args";
+import { parseControlBody as parse } from "./control-body";
 import type { Heartbeat } from "./heartbeat";
+import { leadRoute } from "./lead-routes";
 import type { Logger } from "./log";
 import type { WorkspaceSync } from "./sync";
+import { toolRoute } from "./tool-routes";
 
 const identityBody = z.strictObject({
   kind: z.string().max(40),
   content: z.string().max(1024 * 1024),
   reason: z.string().trim().min(1, "a reason is required (--reason)").max(1000),
   mode: z.enum(["write", "propose"]),
-  userRequest: z.boolean().default(false),
 });
 const progressBody = z.strictObject({ note: z.string().trim().min(1, "a note is required").max(4000) });
+const releaseBody = z.strictObject({ reason: z.string().trim().min(1, "a reason is required").max(4000) });
 const storeBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
   content: z.string().min(1, "the file is empty"),
@@ -30,15 +33,25 @@ const storeBody = z.strictObject({
 
 export type ControlServer = { url: string; secret: string; close(): Promise<void> };
 
-type Context = { api: ApiClient; log: Logger; taskId: string; sync: WorkspaceSync; heartbeat: Heartbeat };
+type Context = {
+  api: ApiClient;
+  log: Logger;
+  taskId: string;
+  sync: WorkspaceSync;
+  heartbeat: Heartbeat;
+  /** `swarm release`: the task runner gives the task back once the agent has stopped. */
+  release: (reason: string) => void;
+  /** A sign of life for the no-progress limit (a Claude Code hook: a tool was used). */
+  onActivity?: (what: string) => void;
+};
 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
 
-function fail(res: ServerResponse, status: number, code: string, message: string) {
-  send(res, status, { error: { code, message } });
+function fail(res: ServerResponse, status: number, code: string, message: string, details?: unknown) {
+  send(res, status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -57,18 +70,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function parse<T>(schema: z.ZodType<T>, data: unknown): T {
-  const result = schema.safeParse(data);
-  if (!result.success) {
-    throw new WorkerApiError(
-      400,
-      "validation_failed",
-      result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
-    );
-  }
-  return result.data;
-}
-
 async function route(ctx: Context, path: string, body: unknown): Promise<[number, unknown]> {
   switch (path) {
     case "/identity": {
@@ -83,7 +84,6 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
       const outcome = await ctx.sync.send({
         kind,
         content: input.content,
-        trigger: input.userRequest ? "user_request" : "agent",
         mode: input.mode,
         reason: input.reason,
       });
@@ -99,10 +99,18 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
         { error: { code: outcome.code ?? "not_sent", message: outcome.detail } },
       ];
     }
+    case "/proposals":
+      return [200, await ctx.api.proposals()];
     case "/progress": {
       const { note } = parse(progressBody, body);
+      ctx.onActivity?.(`progress: ${note}`);
       await ctx.heartbeat.progress(note);
       return [200, { ok: true }];
+    }
+    case "/release": {
+      const { reason } = parse(releaseBody, body);
+      ctx.release(reason);
+      return [202, { ok: true }];
     }
     case "/memory/search": {
       const input = parse(searchMemoryBodySchema, body);
@@ -112,11 +120,19 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
       const input = parse(storeBody, body);
       return [201, await ctx.api.storeMemory({ ...input, source: "manual", taskId: ctx.taskId })];
     }
+    case "/identity/read": {
+      const kind = slugToKind(parse(z.strictObject({ kind: z.string().max(40) }), body).kind);
+      if (!kind) throw new WorkerApiError(400, "validation_failed", "unknown kind");
+      return [200, await ctx.api.getIdentity(kind)];
+    }
     case "/sync": {
+      ctx.onActivity?.("tool use");
       await ctx.sync.syncNow("hook");
       return [200, { ok: true, outcomes: ctx.sync.outcomes.slice(-20) }];
     }
     default:
+      if (path.startsWith("/tools/")) return toolRoute(ctx, path, body);
+      if (path.startsWith("/swarm/") || path === "/learn") return leadRoute(ctx, path, body);
       throw new WorkerApiError(404, "not_found", `no such control route: ${path}`);
   }
 }
@@ -134,7 +150,7 @@ export async function startControlServer(ctx: Context): Promise<ControlServer> {
       send(res, status, body);
     } catch (error) {
       if (error instanceof WorkerApiError) {
-        return fail(res, error.status === 0 ? 502 : error.status, error.code, error.message);
+        return fail(res, error.status === 0 ? 502 : error.status, error.code, error.message, error.details);
       }
       ctx.log.error(`control route failed: ${(error as Error).stack ?? error}`, ctx.taskId);
       fail(res, 500, "internal_error", "the worker could not handle this call");

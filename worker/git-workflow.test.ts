@@ -13,7 +13,6 @@ let origin: string;
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 const settings = (dir: string) => ({ dir, remote: "origin", main: "main" });
-const owned = ["SOUL.md", "TOOLS.md", "start-up.sh", "memory/"];
 
 function clone(name: string): string {
   const dir = path.join(root, name);
@@ -48,15 +47,13 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("git workflow", () => {
-  it("works on task-<id>, commits, and fast-forwards main; the worker's own files are never committed", async () => {
+  it("works on task-<id>, commits, and fast-forwards main", async () => {
     const dir = clone("ada");
     expect(await isGitWorkspace(dir)).toBe(true);
     expect(await isGitWorkspace(path.join(dir, ".git"))).toBe(false);
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     expect(branch).toBe("task-t1");
     expect(sh(dir, "branch", "--show-current")).toBe("task-t1");
-    writeFileSync(path.join(dir, "SOUL.md"), "# soul\n");
-    writeFileSync(path.join(dir, "start-up.sh"), "#!/bin/bash\n");
     writeFileSync(path.join(dir, "feature.txt"), "new feature\n");
     const outcome = await finishTaskBranch({
       ...settings(dir),
@@ -75,7 +72,7 @@ describe("git workflow", () => {
   it("does not land anything on main once the task was stopped (cancelled, taken back)", async () => {
     const dir = clone("ada");
     const before = sh(origin, "rev-parse", "main");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "feature.txt"), "late\n");
     const outcome = await finishTaskBranch({
       ...settings(dir),
@@ -91,8 +88,7 @@ describe("git workflow", () => {
 
   it("completes with no changes when the agent changed nothing", async () => {
     const dir = clone("ada");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
-    writeFileSync(path.join(dir, "TOOLS.md"), "only identity files changed\n");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     expect(await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 2, rerun: noRerun })).toEqual({
       kind: "no_changes",
       branch,
@@ -101,11 +97,11 @@ describe("git workflow", () => {
 
   it("drops leftovers of an earlier task and starts from the latest main", async () => {
     const dir = clone("ada");
-    await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "half-done.txt"), "abandoned\n");
     writeFileSync(path.join(dir, "app.txt"), "scribbled\n");
     commitToMain(clone("bob"), "from-bob.txt", "bob was here\n");
-    await prepareTaskBranch({ ...settings(dir), taskId: "t2", owned });
+    await prepareTaskBranch({ ...settings(dir), taskId: "t2" });
     expect(existsSync(path.join(dir, "half-done.txt"))).toBe(false);
     expect(readFileSync(path.join(dir, "app.txt"), "utf8")).toBe("line 1\nline 2\nline 3\n");
     expect(readFileSync(path.join(dir, "from-bob.txt"), "utf8")).toBe("bob was here\n");
@@ -114,7 +110,7 @@ describe("git workflow", () => {
   it("runs ./verify.sh and re-runs the agent with the errors until it passes", async () => {
     const dir = clone("ada");
     commitToMain(dir, "verify.sh", '#!/bin/bash\nif [ -f BROKEN ]; then echo "lint: BROKEN must not exist"; exit 1; fi\n');
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "feature.txt"), "x\n");
     writeFileSync(path.join(dir, "BROKEN"), "");
     const prompts: string[] = [];
@@ -138,7 +134,7 @@ describe("git workflow", () => {
     const dir = clone("ada");
     commitToMain(dir, "verify.sh", '#!/bin/bash\necho "3 tests failed"; exit 1\n');
     const before = sh(origin, "rev-parse", "main");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "feature.txt"), "x\n");
     let reruns = 0;
     const outcome = await finishTaskBranch({
@@ -161,7 +157,7 @@ describe("git workflow", () => {
 
   it("refuses conflict markers left in changed files", async () => {
     const dir = clone("ada");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "app.txt"), "<<<<<<< ours\nline 1\n=======\nline one\n>>>>>>> theirs\n");
     const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun });
     expect(outcome.kind === "failed" && outcome.reason).toContain("merge conflict markers left in: app.txt");
@@ -169,7 +165,7 @@ describe("git workflow", () => {
 
   it("rebases onto a main that moved on meanwhile and still fast-forwards", async () => {
     const dir = clone("ada");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "feature.txt"), "mine\n");
     commitToMain(clone("bob"), "other.txt", "theirs\n");
     const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "task-t1: mine", verifyRetries: 0, rerun: noRerun });
@@ -181,7 +177,7 @@ describe("git workflow", () => {
 
   it("has the agent resolve a real conflict, then merges", async () => {
     const dir = clone("ada");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "app.txt"), "line 1\nline 2 by ada\nline 3\n");
     commitToMain(clone("bob"), "app.txt", "line 1\nline 2 by bob\nline 3\n");
     const prompts: string[] = [];
@@ -203,7 +199,7 @@ describe("git workflow", () => {
 
   it("gives up after 3 attempts when the conflict is not resolved, and main keeps the other agent's work", async () => {
     const dir = clone("ada");
-    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", owned });
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
     writeFileSync(path.join(dir, "app.txt"), "line 1\nline 2 by ada\nline 3\n");
     commitToMain(clone("bob"), "app.txt", "line 1\nline 2 by bob\nline 3\n");
     let reruns = 0;
@@ -234,11 +230,11 @@ describe("worker in a git workspace", { timeout: 60_000 }, () => {
   afterEach(() => app.close());
 
   it("merges the agent's change into main and completes with a note; a failing merge gives the task back", async () => {
-    const dir = clone("ada");
     const env = {
       SWARMDECK_URL: app.url,
       SWARMDECK_TOKEN: app.token,
-      WORKSPACE_DIR: dir,
+      WORKSPACE_DIR: path.join(root, "ws-ada"),
+      REPO_URL: origin,
       AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
     };
     app.queue.push(fakeTask("t1", { title: "add a line" }));

@@ -5,8 +5,9 @@
 // agent resolving conflicts) and retrying up to 3 times when another agent won the race.
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 import { git, gitOrThrow } from "./git";
 import { tail } from "./log";
 
@@ -30,30 +31,15 @@ export function taskBranch(taskId: string): string {
   return `task-${taskId.replace(/[^A-Za-z0-9_-]/g, "")}`;
 }
 
-/** Keeps the worker's own files (identity files, start-up file, memory/) out of every commit. */
-async function excludeOwnedPaths(dir: string, owned: string[]) {
-  const exclude = path.join((await gitOrThrow(dir, ["rev-parse", "--absolute-git-dir"])).trim(), "info", "exclude");
-  await mkdir(path.dirname(exclude), { recursive: true });
-  const current = existsSync(exclude) ? await readFile(exclude, "utf8") : "";
-  const have = new Set(current.split("\n").map((line) => line.trim()));
-  const missing = owned.map((name) => `/${name}`).filter((line) => !have.has(line));
-  if (missing.length)
-    await appendFile(exclude, `${current && !current.endsWith("\n") ? "\n" : ""}# swarmdeck worker files\n${missing.join("\n")}\n`);
-}
-
 async function remoteHas(dir: string, remote: string, branch: string): Promise<boolean> {
   return (await git(dir, ["rev-parse", "--verify", "--quiet", `refs/remotes/${remote}/${branch}`])).ok;
 }
 
-/** Latest main, a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>. */
-export async function prepareTaskBranch({
-  dir,
-  remote,
-  main,
-  taskId,
-  owned,
-}: GitSettings & { taskId: string; owned: string[] }): Promise<string> {
-  await excludeOwnedPaths(dir, owned);
+/**
+ * Latest main, a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>.
+ * The worker's own files are not in this checkout (worker/workspace-layout.ts), so nothing needs excluding.
+ */
+export async function prepareTaskBranch({ dir, remote, main, taskId }: GitSettings & { taskId: string }): Promise<string> {
   await gitOrThrow(dir, ["fetch", "--quiet", remote]);
   if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
   else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
@@ -72,7 +58,13 @@ async function changedFiles(dir: string): Promise<string[]> {
 function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn("bash", ["./verify.sh"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token.
+    const child = spawn("bash", ["./verify.sh"], {
+      cwd: dir,
+      env: agentProcessEnv(process.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      ...agentSpawnIdentity(),
+    });
     const keep = (chunk: Buffer) => {
       output = tail(output + chunk.toString("utf8"), 16 * 1024);
     };

@@ -1,11 +1,15 @@
 // A thin promise wrapper around the git command line (the workflow owns git, the agent only writes code).
+// The agent can rewrite the checkout's hooks and .git/config (which run commands), so
+// git runs like the agent: as AGENT_USER when set, and never with the worker's token.
 import { execFile } from "node:child_process";
+import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 
 export type GitResult = { ok: boolean; code: number; stdout: string; stderr: string };
 
 export function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolve) => {
-    execFile("git", args, { cwd, env: env ?? process.env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { cwd, env: agentProcessEnv(env ?? process.env), maxBuffer: 32 * 1024 * 1024, ...agentSpawnIdentity() };
+    execFile("git", args, options, (error, stdout, stderr) => {
       const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code as number) : 1) : 0;
       resolve({ ok: !error, code, stdout: String(stdout), stderr: String(stderr) });
     });

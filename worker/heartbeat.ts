@@ -9,6 +9,8 @@ export class Heartbeat {
   private pending: string | undefined;
   private stopped = false;
   private inFlight: Promise<void> = Promise.resolve();
+  /** An app older than the lastActivity field refuses it (400): then beats go without it. */
+  private activityRefused = false;
 
   constructor(
     private readonly options: {
@@ -17,6 +19,8 @@ export class Heartbeat {
       taskId: string;
       intervalMs: number;
       onEnd: (why: "cancelled" | "lost", detail: string) => void;
+      /** The agent's last sign of life, carried by every beat. */
+      lastActivity?: () => { at: string; what: string } | undefined;
     },
   ) {}
 
@@ -48,7 +52,13 @@ export class Heartbeat {
     const progress = this.pending;
     this.pending = undefined;
     try {
-      const answer = await api.heartbeat(taskId, progress);
+      const activity = this.activityRefused ? undefined : this.options.lastActivity?.();
+      const answer = await api.heartbeat(taskId, progress, activity).catch((error) => {
+        if (!(activity && error instanceof WorkerApiError && error.status === 400)) throw error;
+        this.activityRefused = true;
+        log.warn("the app does not take the agent's last activity in heartbeats (an older app); sending beats without it", taskId);
+        return api.heartbeat(taskId, progress);
+      });
       if (progress) log.info(`progress: ${progress.split("\n")[0]}`, taskId);
       if (answer.cancelled && answer.status === "cancelled") onEnd("cancelled", "the task was cancelled");
       else if (answer.cancelled) onEnd("lost", `the task was taken back from this worker (now ${answer.status})`);

@@ -7,6 +7,7 @@ import { type AgentCommand, startAgent } from "./agent-runner";
 import type { ApiClient } from "./api-client";
 import type { WorkerConfig } from "./config";
 import type { Logger } from "./log";
+import type { WorkspaceLayout } from "./workspace-layout";
 
 export const IDLE_PROMPT = `You have no task right now. Review the project in your working directory and
 propose ONE concrete improvement that would be worth doing next. Do not change any files.
@@ -34,20 +35,41 @@ export function parseProposal(output: string): { title: string; description: str
   };
 }
 
-export async function proposeImprovement({ config, api, log }: { config: WorkerConfig; api: ApiClient; log: Logger }): Promise<boolean> {
+/** Read-only: the idle proposal runs outside any task and its capabilities. */
+const IDLE_TOOLS = ["Read", "Glob", "Grep"];
+
+export async function proposeImprovement({
+  config,
+  api,
+  log,
+  layout,
+}: {
+  config: WorkerConfig;
+  api: ApiClient;
+  log: Logger;
+  layout: WorkspaceLayout;
+}): Promise<boolean> {
   log.info("idle: asking the agent for an improvement proposal");
   // Read-only tools and no hooks: a proposal changes nothing and has no task to sync to.
   const command: AgentCommand =
     config.harness === "claude"
       ? {
           file: config.claudeBin,
-          args: ["-p", "--output-format", "text", "--max-turns", String(config.maxTurns), "--allowedTools", "Read,Glob,Grep"],
+          args: [
+            "-p",
+            "--output-format",
+            "text",
+            "--max-turns",
+            String(config.capabilityNarrowing.maxTurns ?? 50),
+            "--allowedTools",
+            IDLE_TOOLS.filter((tool) => !config.capabilityNarrowing.deniedTools?.includes(tool)).join(","),
+          ],
         }
       : { shell: config.agentCommand };
   const running = startAgent({
     command,
-    cwd: config.workspaceDir,
-    env: { ...agentEnv({ base: process.env, workspaceDir: config.workspaceDir }), SWARMDECK_IDLE_PROPOSAL: "1" },
+    cwd: layout.project,
+    env: { ...agentEnv({ base: process.env, workspaceDir: layout.project, homeDir: layout.home }), SWARMDECK_IDLE_PROPOSAL: "1" },
     stdin: IDLE_PROMPT,
     maxOutputChars: 64 * 1024,
     killGraceMs: config.killGraceMs,

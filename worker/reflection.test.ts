@@ -11,14 +11,19 @@ import { FIXTURES, spawnWorker } from "./test-support/run-worker";
 
 describe("reflection prompt and output rules", () => {
   it("asks the P5 questions in Swarmdeck's terms", () => {
-    const prompt = reflectionPrompt({ title: "fix the login", outcome: { status: "completed" }, startupFile: "start-up.sh" });
+    const prompt = reflectionPrompt({
+      title: "fix the login",
+      outcome: { status: "completed" },
+      startupFile: "start-up.sh",
+      home: "/ws/home",
+    });
     expect(prompt).toContain('The task "fix the login" is over (it completed)');
     for (const part of [
-      "`memory/`",
-      "`memory/shared/`",
-      "TOOLS.md",
+      "`/ws/home/memory/`",
+      "`/ws/home/memory/shared/`",
+      "`/ws/home/TOOLS.md`",
       "swarm identity propose identity --file",
-      "`start-up.sh`",
+      "`/ws/home/start-up.sh`",
       "# === End agent-managed setup ===",
     ]) {
       expect(prompt).toContain(part);
@@ -29,10 +34,11 @@ describe("reflection prompt and output rules", () => {
       title: "x",
       outcome: { status: "failed", detail: "the agent exited with code 3:\nlots of output" },
       startupFile: "start-up.bash",
+      home: "/ws/home",
     });
     expect(failed).toContain("(it failed: the agent exited with code 3:)");
     expect(failed).not.toContain("lots of output");
-    expect(failed).toContain("`start-up.bash`");
+    expect(failed).toContain("`/ws/home/start-up.bash`");
   });
 
   it("keeps nothing when the answer is empty or says there was nothing new", () => {
@@ -109,7 +115,7 @@ describe("worker: post-task reflection", { timeout: 60_000 }, () => {
     );
     expect(await worker.exited, worker.log()).toBe(0);
 
-    // The follow-up turn continued the task's own conversation with the same system prompt and tools, 10 turns at most.
+    // The follow-up turn continued the task's own conversation with the same system prompt and tools, within the task's turn limit.
     const [task, reflection] = reports();
     expect(task).toMatchObject({ continued: false, maxTurns: 7, promptStart: "# Task t1" });
     expect(reflection).toMatchObject({
@@ -118,8 +124,9 @@ describe("worker: post-task reflection", { timeout: 60_000 }, () => {
       turnsBefore: 1,
       firstPromptStart: "# Task t1",
       promptStart: "# Post-task reflection",
-      maxTurns: 10,
-      allowedTools: "Read,Edit,Write",
+      // 10 turns at most, and never more than the task's own cage (MAX_TURNS 7 narrows it here).
+      maxTurns: 7,
+      allowedTools: "Read,Write,Edit",
       systemPromptStart: "You are ada.",
     });
 
@@ -204,7 +211,10 @@ describe("worker: post-task reflection", { timeout: 60_000 }, () => {
     );
     expect(await slow.exited, slow.log()).toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(app.finished.get("t2")).toEqual({ status: "completed", body: { output: "done\n" } });
+    expect(app.finished.get("t2")).toEqual({
+      status: "completed",
+      body: { output: "done\n", session: { source: "output", transcript: "done" } },
+    });
     expect(slow.log()).toContain("reflection timed out after 1000 ms (REFLECTION_TIMEOUT_MS); nothing stored");
     const slowNote = app.calls.find((call) => call.path === "/api/worker/tasks/t2/heartbeat" && call.body?.progress);
     expect(slowNote?.body.progress).toMatch(/^post-task reflection timed out after 1000 ms/);
@@ -219,7 +229,10 @@ describe("worker: post-task reflection", { timeout: 60_000 }, () => {
     await worker.waitFor("agent started (reflection, REFLECTION_COMMAND)");
     worker.child.kill("SIGTERM");
     expect(await worker.exited, worker.log()).toBe(0);
-    expect(app.finished.get("t1")).toEqual({ status: "completed", body: { output: "done\n" } });
+    expect(app.finished.get("t1")).toEqual({
+      status: "completed",
+      body: { output: "done\n", session: { source: "output", transcript: "done" } },
+    });
     expect(reflections()).toEqual([]);
   });
 

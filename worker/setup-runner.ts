@@ -1,30 +1,37 @@
-// Runs the workspace's start-up file before the agent (reference 000), with the
-// interpreter its shebang or extension names, and reports its output.
+// Runs the agent's start-up file (in SWARMDECK_HOME) with the interpreter its
+// shebang or extension names, in the project checkout, and reports its output
+// (reference 000).
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { interpreterFor } from "../lib/setup-script/startup-file";
+import { agentSpawnIdentity } from "./agent-user";
 import { tail } from "./log";
 
 export type SetupResult = { ok: boolean; code: number | null; output: string; durationMs: number };
 
 export async function runSetupScript({
-  workspaceDir,
+  homeDir,
+  cwd,
   startupFile,
   env,
   timeoutMs = 10 * 60_000,
 }: {
-  workspaceDir: string;
+  homeDir: string;
+  /** Where it runs: the project checkout (so a `npm ci` there works). */
+  cwd: string;
   startupFile: string;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }): Promise<SetupResult> {
   const started = Date.now();
-  const content = await readFile(path.join(workspaceDir, startupFile), "utf8");
-  const [command, ...args] = interpreterFor(`./${startupFile}`, content);
+  const file = path.join(homeDir, startupFile);
+  const content = await readFile(file, "utf8");
+  const [command, ...args] = interpreterFor(file, content);
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(command!, args, { cwd: workspaceDir, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // The agent writes this script: it runs as the agent (worker/agent-user.ts).
+    const child = spawn(command!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
     const collect = (chunk: Buffer) => {
       output = tail(output + chunk.toString("utf8"), 64 * 1024);
     };

@@ -6,13 +6,13 @@
 // resent as a proposal against the current version.
 import { createHash } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
-import { readdir, stat, writeFile } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { IDENTITY_FILE_NAMES, type IdentityKind, type Trigger } from "../lib/contracts/identity";
+import { IDENTITY_FILE_NAMES, type IdentityKind } from "../lib/contracts/identity";
 import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
-import { FILE_KINDS, type PreparedWorkspace, readIfExists } from "./workspace";
+import { FILE_KINDS, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
 type SendOutcome = SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string; base?: string | null };
@@ -20,6 +20,12 @@ export type SyncOutcome = { kind: IdentityKind; result: "applied" | "pending" | 
 
 const MEMORY_DIR = "memory";
 const MAX_MEMORY_FILE_BYTES = 256 * 1024;
+
+/** A profile's refusal keeps the text as a proposal; say where the agent finds it. */
+function keptAs(error: WorkerApiError): string {
+  const id = (error.details as { proposalId?: unknown } | undefined)?.proposalId;
+  return typeof id === "string" ? `; your text is kept as refused proposal ${id} (swarm identity proposals)` : "";
+}
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -37,7 +43,7 @@ export class WorkspaceSync {
       api: ApiClient;
       log: Logger;
       taskId: string;
-      workspaceDir: string;
+      homeDir: string;
       prepared: PreparedWorkspace;
       debounceMs: number;
     },
@@ -50,7 +56,7 @@ export class WorkspaceSync {
   /** Remembers the memory files already there, so that only new or changed ones are sent. */
   async snapshotMemory(): Promise<void> {
     for (const file of await this.memoryFiles()) {
-      const content = await readIfExists(path.join(this.options.workspaceDir, file));
+      const content = await readIfExists(path.join(this.options.homeDir, file));
       if (content !== null) this.memoryHashes.set(file, hash(content));
     }
   }
@@ -64,14 +70,14 @@ export class WorkspaceSync {
     const watchMemory = () => {
       if (this.memoryWatched) return;
       try {
-        this.watchers.push(watch(path.join(this.options.workspaceDir, MEMORY_DIR), { recursive: true }, schedule));
+        this.watchers.push(watch(path.join(this.options.homeDir, MEMORY_DIR), { recursive: true }, schedule));
         this.memoryWatched = true;
       } catch {
         // memory/ does not exist yet; the root watcher sees it appear.
       }
     };
     this.watchers.push(
-      watch(this.options.workspaceDir, (_event, name) => {
+      watch(this.options.homeDir, (_event, name) => {
         if (name === MEMORY_DIR) watchMemory();
         schedule();
       }),
@@ -105,26 +111,26 @@ export class WorkspaceSync {
    * file sync does not send it again. A pending proposal changes nothing here.
    */
   async adoptApplied(kind: IdentityKind, content: string, versionId: string): Promise<void> {
-    const { workspaceDir, prepared } = this.options;
+    const { homeDir, prepared } = this.options;
     if (kind === "SETUP_SCRIPT") {
-      const file = path.join(workspaceDir, prepared.startupFile);
+      const file = path.join(homeDir, prepared.startupFile);
       const scripts = { global: prepared.setupScript.global, agent: content };
       const written = prependSetupBlock((await readIfExists(file)) ?? "", scripts);
-      await writeFile(file, written);
+      await writeOwnFile(file, written);
       this.state.set(kind, { base: versionId, synced: extractAgentSetupScript(written, scripts.global) });
       return;
     }
-    await writeFile(path.join(workspaceDir, IDENTITY_FILE_NAMES[kind]), content);
+    await writeOwnFile(path.join(homeDir, IDENTITY_FILE_NAMES[kind]), content);
     this.state.set(kind, { base: versionId, synced: content });
   }
 
   private async syncOnce(why: string): Promise<void> {
-    const { workspaceDir, prepared } = this.options;
+    const { homeDir, prepared } = this.options;
     for (const kind of FILE_KINDS) {
-      const content = await readIfExists(path.join(workspaceDir, IDENTITY_FILE_NAMES[kind]));
+      const content = await readIfExists(path.join(homeDir, IDENTITY_FILE_NAMES[kind]));
       if (content !== null) await this.syncFile(kind, content, why);
     }
-    const startup = await readIfExists(path.join(workspaceDir, prepared.startupFile));
+    const startup = await readIfExists(path.join(homeDir, prepared.startupFile));
     if (startup !== null) await this.syncFile("SETUP_SCRIPT", extractAgentSetupScript(startup, prepared.setupScript.global), why);
     await this.syncMemory();
   }
@@ -135,7 +141,6 @@ export class WorkspaceSync {
     const outcome = await this.send({
       kind,
       content,
-      trigger: "agent",
       mode: "write",
       reason: `edited by the agent during the task (${why})`,
     });
@@ -148,13 +153,11 @@ export class WorkspaceSync {
   async send({
     kind,
     content,
-    trigger,
     mode,
     reason,
   }: {
     kind: IdentityKind;
     content: string;
-    trigger: Trigger;
     mode: "write" | "propose";
     reason: string;
   }): Promise<SendOutcome> {
@@ -168,7 +171,7 @@ export class WorkspaceSync {
       return outcome;
     };
     try {
-      const result = await api.putIdentity(kind, { content, baseVersionId: base, reason, trigger, mode, taskId });
+      const result = await api.putIdentity(kind, { content, baseVersionId: base, reason, mode, taskId });
       return result.status === "applied"
         ? record({ kind, result: "applied", detail: `applied as version ${result.versionId}`, versionId: result.versionId, status: 200 })
         : record({
@@ -180,12 +183,12 @@ export class WorkspaceSync {
           });
     } catch (error) {
       if (!(error instanceof WorkerApiError)) throw error;
-      if (error.status === 409) return record(await this.proposeAgainstCurrent({ kind, content, trigger, reason, error }));
+      if (error.status === 409) return record(await this.proposeAgainstCurrent({ kind, content, reason, error }));
       if (error.status === 403 || error.status === 413 || error.status === 400 || error.status === 404) {
         return record({
           kind,
           result: "refused",
-          detail: `refused (${error.status} ${error.code}): ${error.message}`,
+          detail: `refused (${error.status} ${error.code}): ${error.message}${keptAs(error)}`,
           status: error.status,
           code: error.code,
         });
@@ -198,13 +201,11 @@ export class WorkspaceSync {
   private async proposeAgainstCurrent({
     kind,
     content,
-    trigger,
     reason,
     error,
   }: {
     kind: IdentityKind;
     content: string;
-    trigger: Trigger;
     reason: string;
     error: WorkerApiError;
   }): Promise<SendOutcome> {
@@ -220,7 +221,6 @@ export class WorkspaceSync {
         content,
         baseVersionId: current ?? null,
         reason: `${reason}; the file changed since the task started (409 ${error.code}), so this is proposed against the current version`,
-        trigger,
         mode: "propose",
         taskId,
       });
@@ -252,12 +252,14 @@ export class WorkspaceSync {
   }
 
   private async memoryFiles(): Promise<string[]> {
-    const root = path.join(this.options.workspaceDir, MEMORY_DIR);
+    const root = path.join(this.options.homeDir, MEMORY_DIR);
     try {
+      // memory/ is the agent's: a symlink there (to /proc/<pid>, say) would make the worker read outside its home.
+      if ((await lstat(root)).isSymbolicLink()) return [];
       const entries = await readdir(root, { recursive: true, withFileTypes: true });
       return entries
         .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
-        .map((entry) => path.relative(this.options.workspaceDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+        .map((entry) => path.relative(this.options.homeDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
         .sort();
     } catch {
       return [];
@@ -265,9 +267,12 @@ export class WorkspaceSync {
   }
 
   private async syncMemory(): Promise<void> {
-    const { api, log, taskId, workspaceDir } = this.options;
+    const { api, log, taskId, homeDir } = this.options;
     for (const file of await this.memoryFiles()) {
-      const full = path.join(workspaceDir, file);
+      const full = path.join(homeDir, file);
+      // Never through a symlinked folder: the real path must stay inside the home.
+      const real = await realpath(full).catch(() => null);
+      if (!real || !real.startsWith(`${await realpath(homeDir)}${path.sep}`)) continue;
       if ((await stat(full)).size > MAX_MEMORY_FILE_BYTES) continue;
       const content = await readIfExists(full);
       if (!content?.trim() || this.memoryHashes.get(file) === hash(content)) continue;

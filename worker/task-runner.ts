@@ -1,26 +1,30 @@
-// One task from claim to finish: bundle, workspace, setup script, agent (with
+// One task from claim to finish: bundle, workspace (the setup script is written,
+// but run between tasks: setup-guard.ts), agent (with
 // heartbeats, live sync and the control server for `swarm`), the git workflow when
 // the workspace is a clone, the post-task reflection, the final sync, then complete,
 // fail or give back.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TaskDto } from "../lib/contracts/tasks";
-import { STARTUP_FILE_NAMES } from "../lib/setup-script/startup-file";
+import { ActivityWatch, minutesText, taskTimeLimit } from "./activity";
 import { agentEnv, writeSwarmBin } from "./agent-env";
 import { type AgentCommand, type AgentResult, type RunningAgent, startAgent } from "./agent-runner";
+import { handOver } from "./agent-user";
 import { type ApiClient, WorkerApiError } from "./api-client";
+import { CapabilitiesError, claudeDeniedTools, taskCapabilities } from "./capabilities";
 import { claudeCommand } from "./claude-harness";
 import type { WorkerConfig } from "./config";
 import { startControlServer } from "./control-server";
 import { git } from "./git";
-import { finishTaskBranch, isGitWorkspace, prepareTaskBranch } from "./git-workflow";
+import { finishTaskBranch, prepareTaskBranch } from "./git-workflow";
 import { Heartbeat } from "./heartbeat";
 import { type Logger, tail } from "./log";
 import { type ReflectionOutcome, reflectionCommand, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
-import { runSetupScript } from "./setup-runner";
+import { sessionTranscript } from "./session-transcript";
 import { WorkspaceSync } from "./sync";
-import { prepareWorkspace, workspaceOwnedPaths } from "./workspace";
+import { prepareWorkspace } from "./workspace";
+import type { WorkspaceLayout } from "./workspace-layout";
 
 export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost";
 type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
@@ -30,6 +34,7 @@ export async function runTask({
   api,
   log,
   agentName,
+  layout,
   task,
   shutdown,
 }: {
@@ -37,12 +42,20 @@ export async function runTask({
   api: ApiClient;
   log: Logger;
   agentName: string;
+  layout: WorkspaceLayout;
   task: TaskDto;
   shutdown: AbortSignal;
 }): Promise<TaskEnd> {
   const taskId = task.id;
-  const dir = config.workspaceDir;
+  // The agent works in the project checkout; its own files are in layout.home, beside it.
+  const dir = layout.project;
   const taskDir = await mkdtemp(path.join(tmpdir(), "swarmdeck-task-"));
+  const startedAt = Date.now();
+  /** P4: the session the app's summary model reads (Claude Code's own transcript, else the captured output). */
+  const session = async (output: string) => {
+    const found = await sessionTranscript({ harness: config.harness, cwd: layout.project, since: startedAt, output }).catch(() => null);
+    return found ? { session: found } : {};
+  };
   let stop: Stop | null = null;
   let current: RunningAgent | null = null;
   const halt = (next: Stop) => {
@@ -52,13 +65,27 @@ export async function runTask({
     current?.stop(next.detail);
   };
   const onShutdown = () => halt({ why: "shutdown", detail: "the worker is stopping (signal)" });
+  /** `swarm release "reason"`: the agent gives the task back; it is stopped if it does not exit by itself. */
+  let givenBack: string | null = null;
+  let giveBackTimer: NodeJS.Timeout | undefined;
+  const requestRelease = (reason: string) => {
+    if (givenBack !== null) return;
+    givenBack = reason;
+    log.warn(`the agent gives the task back: ${reason.split("\n")[0]}`, taskId);
+    giveBackTimer = setTimeout(() => current?.stop("the agent gave the task back"), config.killGraceMs);
+  };
+  /** The app fails the task when this give-back uses its last attempt (lib/tasks/worker-tasks.ts). */
+  const lastAttempt = task.maxAttempts !== undefined && task.attempts >= task.maxAttempts;
   shutdown.addEventListener("abort", onShutdown, { once: true });
+  /** Signs of life and the time / no-progress limits; made once the bundle says what the limit is. */
+  let activity: ActivityWatch | null = null;
   const heartbeat = new Heartbeat({
     api,
     log,
     taskId,
     intervalMs: config.heartbeatIntervalMs,
     onEnd: (why, detail) => halt({ why, detail }),
+    lastActivity: () => activity?.last,
   });
   let control: Awaited<ReturnType<typeof startControlServer>> | null = null;
   let sync: WorkspaceSync | null = null;
@@ -82,7 +109,26 @@ export async function runTask({
     log.info(`claimed "${task.title}" (attempt ${task.attempts})`, taskId);
     heartbeat.start();
     const bundle = await api.bundle(taskId);
-    const gitMode = await isGitWorkspace(dir).catch(() => false);
+    // The operator's cage (capabilities.yaml), narrowed by this worker's environment.
+    let caps: ReturnType<typeof taskCapabilities>;
+    try {
+      caps = taskCapabilities(bundle, config);
+    } catch (error) {
+      if (!(error instanceof CapabilitiesError)) throw error;
+      log.error(error.message.split("\n")[0]!, taskId);
+      return await finish("failed", () => api.fail(taskId, { failureReason: error.message }));
+    }
+    if (caps.upgraded) {
+      log.warn(
+        `capabilities.yaml is in its older shape; enforcing its upgrade (save it on the agent's Identity tab to make that permanent): ${caps.upgraded.join("; ")}`,
+        taskId,
+      );
+    }
+    log.info(
+      `capabilities: tools ${caps.allowedTools.join(",") || "(none)"}${caps.deniedTools.length ? `; denied ${caps.deniedTools.join(",")}` : ""}; at most ${caps.maxTaskMinutes} min, ${caps.maxTurns} turns`,
+      taskId,
+    );
+    const gitMode = layout.git;
     let branch: string | null = null;
     if (gitMode) {
       await ensureGitIdentity(dir, agentName);
@@ -91,15 +137,38 @@ export async function runTask({
         remote: config.remote,
         main: config.mainBranch,
         taskId,
-        owned: [...new Set([...workspaceOwnedPaths("start-up.sh"), ...STARTUP_FILE_NAMES])],
       });
       log.info(`git: on ${branch} from the latest ${config.mainBranch}`, taskId);
     }
-    const prepared = await prepareWorkspace({ workspaceDir: dir, taskDir, bundle });
+    const prepared = await prepareWorkspace({ homeDir: layout.home, taskDir, bundle });
+    const limit = taskTimeLimit(bundle, config.maxTaskMinutes);
+    activity = new ActivityWatch({
+      timeLimitMinutes: limit.minutes,
+      noProgressMinutes: config.noProgressMinutes,
+      onLimit: (hit) => {
+        log.warn(`${hit.reason}: stopping the agent's process group (TERM, then KILL after ${config.killGraceMs} ms)`, taskId);
+        current?.stop(hit.reason);
+      },
+    });
+    log.info(
+      `limits: ${minutesText(limit.minutes)} (${limit.from}), no progress ${config.noProgressMinutes > 0 ? minutesText(config.noProgressMinutes) : "off"}`,
+      taskId,
+    );
+    // What the worker just wrote becomes the agent's; the task folder (prompts, `swarm`) it may read, not change.
+    await handOver([layout.home]);
+    await chmod(taskDir, 0o755);
     log.info(`workspace ready: ${prepared.files.size} identity files, setup script in ${prepared.startupFile}`, taskId);
 
-    sync = new WorkspaceSync({ api, log, taskId, workspaceDir: dir, prepared, debounceMs: config.syncDebounceMs });
-    control = await startControlServer({ api, log, taskId, sync, heartbeat });
+    sync = new WorkspaceSync({ api, log, taskId, homeDir: layout.home, prepared, debounceMs: config.syncDebounceMs });
+    control = await startControlServer({
+      api,
+      log,
+      taskId,
+      sync,
+      heartbeat,
+      release: requestRelease,
+      onActivity: (what) => activity?.touch(what),
+    });
     const swarmBin = await writeSwarmBin(taskDir);
     const env = agentEnv({
       base: process.env,
@@ -107,20 +176,12 @@ export async function runTask({
       promptFile: prepared.promptFile,
       systemPromptFile: prepared.systemPromptFile,
       workspaceDir: dir,
+      homeDir: layout.home,
       swarmBin,
       control,
     });
 
-    const setup = await runSetupScript({ workspaceDir: dir, startupFile: prepared.startupFile, env });
-    if (setup.ok) log.info(`setup script ${prepared.startupFile} ran in ${setup.durationMs} ms`, taskId);
-    else if (config.startupStrict) {
-      const reason = `setup script ${prepared.startupFile} failed (exit ${setup.code ?? "signal"}; STARTUP_SCRIPT_STRICT is on):\n${tail(setup.output.trim(), 8000)}`;
-      log.error(reason.split("\n")[0]!, taskId);
-      return await finish("failed", () => api.fail(taskId, { failureReason: reason, output: tail(setup.output, config.maxOutputChars) }));
-    } else {
-      log.warn(`setup script ${prepared.startupFile} failed (exit ${setup.code}); going on (STARTUP_SCRIPT_STRICT=false)`, taskId);
-      void heartbeat.progress(`setup script failed (exit ${setup.code}), continuing: ${tail(setup.output.trim(), 500)}`);
-    }
+    // The setup script is not run here: the worker runs it at start and when it changes, between tasks (setup-guard.ts).
     if (stop) return await endEarly(stop);
 
     const command: AgentCommand =
@@ -128,10 +189,13 @@ export async function runTask({
         ? await claudeCommand({
             claudeBin: config.claudeBin,
             systemPrompt: bundle.systemPrompt,
-            maxTurns: config.maxTurns,
-            allowedTools: config.allowedTools,
+            maxTurns: caps.maxTurns,
+            allowedTools: caps.allowedTools,
+            deniedTools: claudeDeniedTools(caps),
             taskDir,
             swarmBin,
+            homeDir: layout.home,
+            mcp: { url: control.url, secret: control.secret, taskId },
           })
         : { shell: config.agentCommand };
     const runAgent = async (
@@ -145,11 +209,16 @@ export async function runTask({
         cwd: dir,
         env: options.env ?? env,
         stdin: prompt,
-        maxOutputChars: config.maxOutputChars,
+        maxOutputChars: caps.maxOutputChars,
         killGraceMs: config.killGraceMs,
+        onOutput: (chunk) => activity?.touch(`output: ${chunk.trim().split("\n").at(-1) ?? ""}`),
       });
       current = running;
+      const watched = activity;
+      watched?.agentStarted();
       if (stop) running.stop("already stopping");
+      // Past the task's limit no further run of the task starts (the reflection has its own bound and runs after stop()).
+      else if (activity?.limitHit) running.stop(activity.limitHit.reason);
       let timedOut = false;
       const timer =
         options.timeoutMs === undefined
@@ -160,6 +229,7 @@ export async function runTask({
               running.stop("timed out");
             }, options.timeoutMs);
       const result = await running.done;
+      watched?.agentStopped();
       clearTimeout(timer);
       current = null;
       log.info(`agent exited (${purpose}): ${result.signal ? `signal ${result.signal}` : `code ${result.code}`}`, taskId);
@@ -172,16 +242,19 @@ export async function runTask({
      * Whatever happens here, the task's outcome stays what the run decided.
      */
     const reflect = async (outcome: ReflectionOutcome, taskOutput: string): Promise<void> => {
+      // The task's limits are over: the reflection is bounded by REFLECTION_TIMEOUT_MS instead.
+      activity?.stop();
+      activity = null;
       try {
         if (stop) return;
-        const plan = await reflectionCommand({ config, systemPrompt: bundle.systemPrompt, taskDir, swarmBin });
+        const plan = await reflectionCommand({ config, systemPrompt: bundle.systemPrompt, taskDir, swarmBin, homeDir: layout.home, caps });
         if ("skip" in plan) {
           log.info(`reflection skipped: ${plan.skip}`, taskId);
           return;
         }
         const outputFile = path.join(taskDir, "task-output.txt");
         await writeFile(outputFile, taskOutput);
-        const prompt = reflectionPrompt({ title: task.title, outcome, startupFile: prepared.startupFile });
+        const prompt = reflectionPrompt({ title: task.title, outcome, startupFile: prepared.startupFile, home: layout.home });
         const promptFile = path.join(taskDir, "reflection-prompt.md");
         await writeFile(promptFile, prompt);
         sync?.watch();
@@ -232,20 +305,40 @@ export async function runTask({
     };
     /** After the reflection: a cancelled or lost task is not finished; a worker shutdown still reports the outcome. */
     const stoppedDuringReflection = (): Stop | null => (stop && (stop as Stop).why !== "shutdown" ? stop : null);
+    /**
+     * A give-back (the agent's `swarm release`, a git workflow failure): on the task's last
+     * attempt the app turns it into a failure, so it first gets the reflection any failure gets.
+     */
+    const giveBack = async (reason: string, output: string): Promise<TaskEnd> => {
+      if (lastAttempt) {
+        await reflect({ status: "failed", detail: reason }, output);
+        const halted = stoppedDuringReflection();
+        if (halted) return await endEarly(halted);
+      }
+      return await release(reason);
+    };
 
     await sync.snapshotMemory();
     sync.watch();
+    activity.start([dir, layout.home]);
     const result = await runAgent(bundle.taskPrompt, "task");
+    clearTimeout(giveBackTimer);
     sync.stop();
     await sync.syncNow("agent exit");
     if (stop) return await endEarly(stop);
+    const limitHit = activity?.limitHit;
+    if (limitHit) return await giveBack(`${limitHit.reason}\n${tail(result.combined.trim(), 2000)}`, result.combined);
+    if (givenBack !== null) return await giveBack(givenBack, result.combined);
 
     if (result.code !== 0) {
       const reason = `the agent exited with ${result.signal ? `signal ${result.signal}` : `code ${result.code}`}:\n${tail(result.combined.trim(), 4000) || "(no output)"}`;
       await reflect({ status: "failed", detail: reason }, result.combined);
       const halted = stoppedDuringReflection();
       if (halted) return await endEarly(halted);
-      return await finish("failed", () => api.fail(taskId, { failureReason: reason, output: tail(result.stdout, config.maxOutputChars) }));
+      const failedSession = await session(result.combined);
+      return await finish("failed", () =>
+        api.fail(taskId, { failureReason: reason, output: tail(result.stdout, caps.maxOutputChars), ...failedSession }),
+      );
     }
 
     let note = "";
@@ -257,7 +350,7 @@ export async function runTask({
         branch,
         message: `${branch}: ${task.title}`,
         verifyRetries: config.verifyRetries,
-        stopped: () => stop !== null,
+        stopped: () => stop !== null || Boolean(activity?.limitHit),
         rerun: async (prompt, purpose) => {
           const rerun = await runAgent(prompt, purpose);
           return { ok: rerun.code === 0, output: rerun.stdout };
@@ -265,7 +358,10 @@ export async function runTask({
       });
       await sync.syncNow("after git workflow");
       if (stop) return await endEarly(stop);
-      if (outcome.kind === "failed") return await release(`git workflow: ${outcome.reason}`);
+      // Work that reached main is done, whatever the clock says; otherwise a limit hit during the workflow gives the task back.
+      const late = activity?.limitHit;
+      if (late && outcome.kind !== "merged") return await giveBack(`${late.reason} (during the git workflow)`, result.combined);
+      if (outcome.kind === "failed") return await giveBack(`git workflow: ${outcome.reason}`, result.combined);
       note =
         outcome.kind === "merged"
           ? `merged ${outcome.branch} into ${config.mainBranch} at ${outcome.sha.slice(0, 12)}`
@@ -277,14 +373,17 @@ export async function runTask({
     const halted = stoppedDuringReflection();
     if (halted) return await endEarly(halted);
     log.info(`completing (${output.length} characters of output)`, taskId);
+    const completedSession = await session(result.combined);
     return await finish("completed", () =>
-      api.complete(taskId, { output: tail(output, config.maxOutputChars), ...(note ? { summary: note } : {}) }),
+      api.complete(taskId, { output: tail(output, caps.maxOutputChars), ...(note ? { summary: note } : {}), ...completedSession }),
     );
   } catch (error) {
     log.error(`task error: ${(error as Error).stack ?? error}`, taskId);
     if (stop) return await endEarly(stop);
     return await release(`the worker hit an error: ${(error as Error).message}`);
   } finally {
+    activity?.stop();
+    clearTimeout(giveBackTimer);
     shutdown.removeEventListener("abort", onShutdown);
     sync?.stop();
     await heartbeat.stop();

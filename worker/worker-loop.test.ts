@@ -1,6 +1,6 @@
 // The real worker process (worker/main.ts) against an in-memory app that speaks
 // the protocol of lib/contracts, with scripted agents from tests/fixtures/agents.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +17,9 @@ const env = (extra: Record<string, string> = {}) => ({
   WORKSPACE_DIR: workspace,
   ...extra,
 });
+/** The worker's layout (worker/workspace-layout.ts): the agent's own files in home/, its working folder in project/. */
+const home = (file: string) => path.join(workspace, "home", file);
+const project = (file: string) => path.join(workspace, "project", file);
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 const puts = (slug: string) => app.calls.filter((call) => call.method === "PUT" && call.path === `/api/worker/identity/${slug}`);
 
@@ -43,34 +46,37 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
     // TOOLS.md: applied as a new version, against the version it was written from, with the task id.
     const tools = puts("tools");
     expect(tools).toHaveLength(1);
-    expect(tools[0]!.body).toMatchObject({ baseVersionId: "tools-1", trigger: "agent", taskId: "t1" });
+    expect(tools[0]!.body).toMatchObject({ baseVersionId: "tools-1", taskId: "t1" });
+    // The worker never declares an explicit request: only the task's grant can make one.
+    expect(tools[0]!.body).not.toHaveProperty("trigger");
     expect(app.files.get("TOOLS")!.at(-1)!.content).toContain("ripgrep is installed by the setup script (task t1)");
-    // SOUL.md: the standard profile turns it into a proposal.
-    expect(app.state.proposals.map((p) => p.kind)).toEqual(["SOUL"]);
+    // SOUL.md and the setup script: the standard profile turns them into proposals.
+    expect(app.state.proposals.map((p) => p.kind).sort()).toEqual(["SETUP_SCRIPT", "SOUL"]);
     expect(app.state.proposals[0]!.content).toContain("I double-check my work (task t1)");
     // The setup script comes back without markers, shebang or the global script.
-    const stored = app.files.get("SETUP_SCRIPT")!.at(-1)!.content;
+    const stored = app.state.proposals.find((p) => p.kind === "SETUP_SCRIPT")!.content;
     expect(stored).toBe('echo "agent script ran" >> setup-runs.log\necho "agent added line ran" >> setup-runs.log # agent-added-t1');
     // memory/ files: agent scope, memory/shared/ swarm scope, with their path.
     expect(app.state.memories.map((m) => [m.path, m.scope, m.source, m.taskId]).sort()).toEqual([
       ["memory/build-notes.md", "agent", "file_index", "t1"],
       ["memory/shared/staging.md", "swarm", "file_index", "t1"],
     ]);
-    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n");
+    expect(readFileSync(project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n");
     expect(worker.log()).toMatch(/task=t1 .*sync TOOLS\.md: applied/);
     expect(worker.log()).toMatch(/task=t1 .*sync SOUL\.md: queued as proposal/);
 
-    // A second task: one marker block, both scripts (and the agent's new line) run again.
+    // A second task: one marker block, both scripts run again; the agent's new line is still a
+    // proposal (standard profile), so the approved script runs without it.
     app.queue.push(fakeTask("t2", { title: "second" }));
     const second = spawnWorker(env({ AGENT_COMMAND: agent("edit-identity.sh") }));
     expect(await second.exited, second.log()).toBe(0);
     expect(app.finished.get("t2")?.status).toBe("completed");
-    const startup = readFileSync(path.join(workspace, "start-up.sh"), "utf8");
+    const startup = readFileSync(home("start-up.sh"), "utf8");
     expect(count(startup, SETUP_MARKER_START)).toBe(1);
     expect(count(startup, SETUP_MARKER_END)).toBe(1);
     expect(count(startup, "#!/bin/bash")).toBe(1);
-    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe(
-      "global script ran\nagent script ran\nglobal script ran\nagent script ran\nagent added line ran\n",
+    expect(readFileSync(project("setup-runs.log"), "utf8")).toBe(
+      "global script ran\nagent script ran\nglobal script ran\nagent script ran\n",
     );
     // Unchanged memory files are not sent again; changed ones are.
     expect(app.state.memories.filter((m) => m.path === "memory/shared/staging.md")).toHaveLength(1);
@@ -78,13 +84,14 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
   });
 
   it("prepends the block to an operator's existing start-up file and keeps its content", async () => {
-    writeFileSync(path.join(workspace, "start-up.bash"), '#!/bin/bash\necho "operator script ran" >> setup-runs.log\n');
+    mkdirSync(path.join(workspace, "home"));
+    writeFileSync(home("start-up.bash"), '#!/bin/bash\necho "operator script ran" >> setup-runs.log\n');
     app.queue.push(fakeTask("t1"));
     const worker = spawnWorker(env({ AGENT_COMMAND: "cat >/dev/null; echo ok" }));
     expect(await worker.exited, worker.log()).toBe(0);
-    const file = readFileSync(path.join(workspace, "start-up.bash"), "utf8");
+    const file = readFileSync(home("start-up.bash"), "utf8");
     expect(file.indexOf(SETUP_MARKER_START)).toBeLessThan(file.indexOf("operator script ran"));
-    expect(readFileSync(path.join(workspace, "setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\noperator script ran\n");
+    expect(readFileSync(project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\noperator script ran\n");
     expect(puts("setup-script")).toHaveLength(0);
   });
 
@@ -98,16 +105,38 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
     expect(done?.body.failureReason).toContain("the tests do not compile (src/app.ts:12)");
   });
 
-  it("fails the task with the script's output when the setup script fails (strict by default), without running the agent", async () => {
+  it("claims no task when the setup script fails (strict by default) and reports the failure with its output", async () => {
     app.state.globalScript = "echo 'apt-get: unable to locate package nope' >&2\nexit 7";
     app.queue.push(fakeTask("t1"));
     const worker = spawnWorker(env({ AGENT_COMMAND: "touch agent-ran; cat >/dev/null" }));
     expect(await worker.exited).toBe(0);
-    const done = app.finished.get("t1");
-    expect(done?.status).toBe("failed");
-    expect(done?.body.failureReason).toMatch(/setup script start-up\.sh failed \(exit 7/);
-    expect(done?.body.failureReason).toContain("unable to locate package nope");
-    expect(() => readFileSync(path.join(workspace, "agent-ran"))).toThrow();
+    // The task is not touched: no claim, no failure, the agent never ran.
+    expect(app.queue.map((task) => task.id)).toEqual(["t1"]);
+    expect(app.finished.size).toBe(0);
+    expect(app.calls.some((call) => call.path === "/api/worker/poll")).toBe(false);
+    expect(() => readFileSync(project("agent-ran"))).toThrow();
+    expect(app.state.setupReports).toEqual([
+      expect.objectContaining({ status: "failed", exitCode: 7, blocking: true, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
+    expect(app.state.setupReports[0].output).toContain("unable to locate package nope");
+    expect(worker.log()).toContain("claiming no tasks until it changes");
+  });
+
+  it("runs the setup script once at start and again only when it changes, between tasks", async () => {
+    app.queue.push(fakeTask("t1"), fakeTask("t2"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: "cat >/dev/null; echo done" }), []);
+    await worker.waitFor(/task=t2 .*task completed/);
+    expect(readFileSync(project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n");
+    app.state.globalScript = '#!/bin/bash\necho "global script v2 ran" >> setup-runs.log';
+    await worker.waitFor("it changed, running it again");
+    app.queue.push(fakeTask("t3"));
+    await worker.waitFor(/task=t3 .*task completed/);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(readFileSync(project("setup-runs.log"), "utf8")).toBe(
+      "global script ran\nagent script ran\nglobal script v2 ran\nagent script ran\n",
+    );
+    expect(app.state.setupReports.map((report) => report.status)).toEqual(["ok", "ok"]);
   });
 
   it("goes on after a failing setup script when STARTUP_SCRIPT_STRICT=false", async () => {
@@ -192,8 +221,8 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
     expect(await worker.exited, worker.log()).toBe(0);
     expect(app.finished.get("t1")?.status, worker.log()).toBe("completed");
     expect(app.files.get("SOUL")!.at(-1)!.content).toBe("# Soul\nBold.\n");
-    expect(readFileSync(path.join(workspace, "SOUL.md"), "utf8")).toBe("# Soul\nBold.\n");
-    expect(readFileSync(path.join(workspace, "start-up.sh"), "utf8")).toContain(`apt-get install -y ripgrep\n${SETUP_MARKER_END}`);
+    expect(readFileSync(home("SOUL.md"), "utf8")).toBe("# Soul\nBold.\n");
+    expect(readFileSync(home("start-up.sh"), "utf8")).toContain(`apt-get install -y ripgrep\n${SETUP_MARKER_END}`);
     expect(puts("soul")).toHaveLength(1);
     expect(puts("setup-script")).toHaveLength(1);
   });
@@ -205,16 +234,82 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
         HARNESS: "claude",
         CLAUDE_BIN: path.join(FIXTURES, "bin", "claude"),
         MAX_TURNS: "7",
-        ALLOWED_TOOLS: "Read,Edit",
+        ALLOWED_TOOLS: "Read,Edit,Write,WebFetch",
         SYNC_DEBOUNCE_MS: "10000",
       }),
     );
     expect(await worker.exited, worker.log()).toBe(0);
     const output = app.finished.get("t1")?.body.output as string;
     const report = JSON.parse(/fake claude result (.*)/.exec(output)![1]!);
-    expect(report).toMatchObject({ maxTurns: 7, allowedTools: "Read,Edit", systemPromptStart: "You are ada.", promptStart: "# Task t1" });
+    // No capabilities.yaml: the default cage (no WebFetch), narrowed by ALLOWED_TOOLS, never widened by it.
+    expect(report).toMatchObject({
+      maxTurns: 7,
+      allowedTools: "Read,Write,Edit,mcp__swarm",
+      mcpServers: ["swarm"],
+      systemPromptStart: "You are ada.",
+      promptStart: "# Task t1",
+    });
+    expect(report.disallowedTools.split(",")).toEqual(expect.arrayContaining(["Bash", "WebFetch", "WebSearch", "Glob", "Grep"]));
+    expect(report.settingsPermissions.allow).toEqual(["Read", "Write", "Edit"]);
     // The PostToolUse hook synced TOOLS.md while the agent ran (the file watcher was slowed to 10 s).
     expect(puts("tools")[0]?.body.reason).toContain("(hook)");
+  });
+
+  it("gives Claude Code exactly the tools and turns of the agent's capabilities.yaml: a tool it leaves out is refused", async () => {
+    app.files.set("CAPABILITIES", [
+      { id: "caps-1", content: "tools:\n  allow: [Read, Grep]\n  deny: [Bash]\nlimits:\n  max_turns: 3\n  max_task_minutes: 20\n" },
+    ]);
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ HARNESS: "claude", CLAUDE_BIN: path.join(FIXTURES, "bin", "claude"), MAX_TURNS: "40" }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    // The fake CLI, like the real one in print mode, refuses the Write the cage does not allow: the task fails.
+    expect(app.finished.get("t1")?.status).toBe("failed");
+    expect(app.finished.get("t1")?.body.failureReason).toContain("permission to use Write was denied");
+    expect(worker.log()).toMatch(/capabilities: tools Read,Grep; denied Bash; at most 20 min, 3 turns/);
+    expect(puts("tools")).toHaveLength(0);
+  });
+
+  it("does not start the agent when capabilities.yaml is invalid, and says why", async () => {
+    // Not a cage in any shape (the allowed tools are a mapping): nothing to read it as.
+    app.files.set("CAPABILITIES", [{ id: "caps-1", content: "network: off\ntools:\n  allow:\n    Read: yes\n" }]);
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ AGENT_COMMAND: "touch agent-ran; echo ran" }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(app.finished.get("t1")?.status).toBe("failed");
+    expect(app.finished.get("t1")?.body.failureReason).toMatch(/capabilities\.yaml is invalid[\s\S]*line 4: tools\.allow: /);
+    expect(() => readFileSync(project("agent-ran"))).toThrow();
+  });
+
+  it("runs an agent whose capabilities.yaml is in the shape agents had before the schema, as the same cage", async () => {
+    // The file agents were created with before capabilities.yaml had a schema (lowercase tools, scopes, token limits).
+    const older = [
+      "tools:",
+      "  allow: [read, write, edit, bash, grep, glob]",
+      "  deny: []",
+      "scopes:",
+      "  filesystem: /workspace",
+      "  network: none",
+      "  git:",
+      "    push: branches-only",
+      "limits:",
+      "  max_task_minutes: 45",
+      "  max_tokens_per_task: 200000",
+      "  max_concurrent_tasks: 1",
+      "",
+    ].join("\n");
+    app.files.set("CAPABILITIES", [{ id: "caps-1", content: older }]);
+    app.queue.push(fakeTask("t1"));
+    const worker = spawnWorker(env({ HARNESS: "claude", CLAUDE_BIN: path.join(FIXTURES, "bin", "claude") }));
+    expect(await worker.exited, worker.log()).toBe(0);
+    // The task runs (its Write is allowed, as the file says), with the file's tools, its closed network and its time limit.
+    expect(app.finished.get("t1")?.status, worker.log()).toBe("completed");
+    const report = JSON.parse(/fake claude result (.*)/.exec(app.finished.get("t1")?.body.output as string)![1]!);
+    expect(report.allowedTools).toBe("Read,Write,Edit,Bash,Grep,Glob,mcp__swarm");
+    expect(report.disallowedTools.split(",")).toEqual(expect.arrayContaining(["WebFetch", "WebSearch"]));
+    expect(worker.log()).toMatch(/capabilities: tools Read,Write,Edit,Bash,Grep,Glob; denied WebFetch,WebSearch; at most 45 min/);
+    // The operator's log says what was read differently and how to make it permanent.
+    expect(worker.log()).toContain("capabilities.yaml is in its older shape; enforcing its upgrade");
+    expect(worker.log()).toContain("limits.max_concurrent_tasks: dropped");
   });
 
   it("files an improvement proposal when idle for IDLE_PROPOSAL_AFTER", async () => {

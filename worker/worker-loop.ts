@@ -1,13 +1,18 @@
 // The worker's loop: register with the worker token, long-poll for tasks and run
 // each one (task-runner.ts), back off with jitter when the app is unreachable,
 // propose an improvement when idle (IDLE_PROPOSAL_AFTER), stop when told.
+import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
+import path from "node:path";
+import { setAgentUser } from "./agent-user";
 import { createApiClient, WorkerApiError } from "./api-client";
 import { backoffDelay, sleep } from "./backoff";
 import type { WorkerConfig } from "./config";
 import { proposeImprovement } from "./idle-proposal";
 import type { Logger } from "./log";
+import { SetupGuard } from "./setup-guard";
 import { runTask } from "./task-runner";
+import { ensureWorkspace, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
 
 export const WORKER_VERSION = "0.1.0";
 
@@ -36,13 +41,47 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
   const { agent } = registered;
+  let layout: WorkspaceLayout;
+  setAgentUser(config.agentUser, config.workspaceDir);
+  if (config.agentUser) log.info(`the agent runs as ${config.agentUser.label}, apart from the worker`);
+  else if (process.getuid?.() === 0)
+    log.warn(
+      "ALLOW_AGENT_AS_ROOT: the agent runs as root, like the worker: it could read the worker's token from /proc. Set AGENT_USER (worker/README.md)",
+    );
+  else
+    log.warn(
+      `the agent runs as the worker's own user (uid ${process.getuid?.()}): it could read the worker's token from /proc. Run the worker as root with AGENT_USER (worker/README.md)`,
+    );
+  try {
+    layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, log });
+  } catch (error) {
+    if (!(error instanceof WorkspaceError)) throw error;
+    log.error(error.message);
+    return 2;
+  }
   log.info(
-    `registered as agent ${agent.name} (${agent.id}, ${agent.role}, profile ${agent.securityProfile}); harness ${config.harness}; workspace ${config.workspaceDir}`,
+    `registered as agent ${agent.name} (${agent.id}, ${agent.role}, profile ${agent.securityProfile}); harness ${config.harness}; project ${layout.project}${layout.git ? " (git)" : ""}, SWARMDECK_HOME ${layout.home}`,
   );
 
+  // Liveness for a container health check (docker-compose.yml): touched while the event loop runs, task or not.
+  const aliveFile = path.join(layout.root, "worker.alive");
+  const touchAlive = () => void writeFile(aliveFile, `${new Date().toISOString()}\n`).catch(() => {});
+  touchAlive();
+  const alive = setInterval(touchAlive, 15_000);
+  shutdown.addEventListener("abort", () => clearInterval(alive), { once: true });
+  const setup = new SetupGuard({ config, api, log, layout });
   let failures = 0;
   let lastActivity = Date.now();
   while (!shutdown.aborted) {
+    if (!(await setup.ready())) {
+      // Strict setup failure: no task is claimed (none could succeed); the script is checked again until it changes.
+      if (config.once) {
+        log.info("the setup script fails (--once): exiting without claiming a task");
+        break;
+      }
+      await sleep(config.setupRecheckMs, shutdown);
+      continue;
+    }
     let task: Awaited<ReturnType<typeof api.poll>>;
     try {
       task = await api.poll(config.pollWaitMs, shutdown);
@@ -59,7 +98,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     }
     if (shutdown.aborted && !task) break;
     if (task) {
-      const end = await runTask({ config, api, log, agentName: agent.name, task, shutdown });
+      const end = await runTask({ config, api, log, agentName: agent.name, layout, task, shutdown });
       log.info(`task ${end}`, task.id);
       lastActivity = Date.now();
       if (config.once) break;
@@ -71,13 +110,14 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     }
     if (config.idleProposalAfterMs > 0 && Date.now() - lastActivity >= config.idleProposalAfterMs) {
       try {
-        await proposeImprovement({ config, api, log });
+        await proposeImprovement({ config, api, log, layout });
       } catch (error) {
         log.warn(`idle proposal failed: ${(error as Error).message}`);
       }
       lastActivity = Date.now();
     }
   }
+  clearInterval(alive);
   log.info("worker stopped");
   return 0;
 }

@@ -1,11 +1,22 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bundle } from "../lib/contracts/tasks";
 import { SETUP_MARKER_START } from "../lib/setup-script/compose";
 import { fakeTask } from "./test-support/fake-app";
-import { prepareWorkspace } from "./workspace";
+import { prepareWorkspace, writeStartupFile } from "./workspace";
 
 let root: string;
 let ws: string;
@@ -25,13 +36,14 @@ function bundle(files: Bundle["files"], agent = "", global = ""): Bundle {
     systemPrompt: "sys",
     taskPrompt: "do it",
     memories: [],
+    decisions: [],
   };
 }
 
 describe("prepareWorkspace", () => {
   it("writes identity files under the contract's names only, whatever path the bundle gives", async () => {
     const prepared = await prepareWorkspace({
-      workspaceDir: ws,
+      homeDir: ws,
       taskDir,
       bundle: bundle([
         { kind: "SOUL", path: "../../etc/evil", content: "soul", versionId: "v1" },
@@ -49,18 +61,18 @@ describe("prepareWorkspace", () => {
 
   it("removes identity files the app no longer has (a retired BOOTSTRAP.md)", async () => {
     await prepareWorkspace({
-      workspaceDir: ws,
+      homeDir: ws,
       taskDir,
       bundle: bundle([{ kind: "BOOTSTRAP", path: "BOOTSTRAP.md", content: "b", versionId: "v1" }]),
     });
     expect(existsSync(path.join(ws, "BOOTSTRAP.md"))).toBe(true);
-    await prepareWorkspace({ workspaceDir: ws, taskDir, bundle: bundle([]) });
+    await prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([]) });
     expect(existsSync(path.join(ws, "BOOTSTRAP.md"))).toBe(false);
   });
 
   it("creates an executable start-up.sh and reads back the agent's part exactly as stored (no spurious sync)", async () => {
     const prepared = await prepareWorkspace({
-      workspaceDir: ws,
+      homeDir: ws,
       taskDir,
       bundle: bundle(
         [{ kind: "SETUP_SCRIPT", path: "start-up.sh", content: "#!/bin/bash\npip install x", versionId: "s1" }],
@@ -78,9 +90,68 @@ describe("prepareWorkspace", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(ws, { recursive: true });
     writeFileSync(path.join(ws, "start-up"), "echo mine\n");
-    const prepared = await prepareWorkspace({ workspaceDir: ws, taskDir, bundle: bundle([], "echo agent") });
+    const prepared = await prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([], "echo agent") });
     expect(prepared.startupFile).toBe("start-up");
     expect(existsSync(path.join(ws, "start-up.sh"))).toBe(false);
     expect(readFileSync(path.join(ws, "start-up"), "utf8")).toMatch(/echo agent\n# === End agent-managed setup ===\necho mine/);
+  });
+
+  it("never follows a symlink the agent planted in its home: the files outside stay as they were", async () => {
+    // The agent owns its home: between tasks it can swap any name there for a symlink to a
+    // file it cannot write itself (with a root worker, /etc/passwd or the worker's own files).
+    mkdirSync(ws, { recursive: true });
+    const outside = path.join(root, "outside");
+    mkdirSync(outside);
+    const victims = ["passwd", "worker.env", "script"].map((name) => path.join(outside, name));
+    for (const victim of victims) writeFileSync(victim, `original ${path.basename(victim)}\n`, { mode: 0o600 });
+    symlinkSync(victims[0]!, path.join(ws, "SOUL.md"));
+    symlinkSync(victims[1]!, path.join(ws, "CLAUDE.md"));
+    symlinkSync(victims[2]!, path.join(ws, "start-up.sh"));
+    const prepared = await prepareWorkspace({
+      homeDir: ws,
+      taskDir,
+      bundle: bundle(
+        [
+          { kind: "SOUL", path: "SOUL.md", content: "soul from the app", versionId: "v1" },
+          { kind: "CLAUDE", path: "CLAUDE.md", content: "claude from the app", versionId: "v2" },
+        ],
+        "echo agent part",
+      ),
+    });
+    for (const victim of victims) {
+      expect(readFileSync(victim, "utf8")).toBe(`original ${path.basename(victim)}\n`);
+      expect(statSync(victim).mode & 0o777).toBe(0o600);
+    }
+    // The names are regular files of the home now, with the app's content (the start-up file executable).
+    for (const [name, content] of [
+      ["SOUL.md", "soul from the app"],
+      ["CLAUDE.md", "claude from the app"],
+    ]) {
+      expect(lstatSync(path.join(ws, name!)).isSymbolicLink()).toBe(false);
+      expect(readFileSync(path.join(ws, name!), "utf8")).toBe(content);
+    }
+    const startup = path.join(ws, prepared.startupFile);
+    expect(lstatSync(startup).isFile()).toBe(true);
+    expect(readFileSync(startup, "utf8")).toContain("echo agent part");
+    expect(statSync(startup).mode & 0o777).toBe(0o755);
+    // No temporary file is left behind.
+    expect(readdirSync(ws).filter((name) => name.includes("swarmdeck-tmp"))).toEqual([]);
+
+    // Planted again while the worker runs (the start-up file is rewritten when the global script changes).
+    rmSync(startup);
+    symlinkSync(victims[2]!, startup);
+    await writeStartupFile(ws, { global: "echo global v2", agent: "echo agent part" });
+    expect(readFileSync(victims[2]!, "utf8")).toBe("original script\n");
+    expect(readFileSync(startup, "utf8")).toContain("echo global v2");
+  });
+
+  it("refuses to write into a home that is itself a symlink to a folder outside", async () => {
+    const outside = path.join(root, "elsewhere");
+    mkdirSync(outside);
+    symlinkSync(outside, ws);
+    await expect(
+      prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([{ kind: "SOUL", path: "SOUL.md", content: "soul", versionId: "v1" }]) }),
+    ).rejects.toThrow(/refusing to write SOUL.md: .* is a symlink or not a folder/);
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

@@ -1,13 +1,17 @@
-// Builds the agent's workspace for one task: identity files at the root under
-// their own names, the composed setup script in the start-up file, the prompts
-// in files outside the workspace. File names come from the contract's table,
-// never from the request, so nothing the app sends can point outside the workspace.
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+// Builds the agent's home (SWARMDECK_HOME, beside the project's checkout, never in
+// it) for one task: identity files under their own names, the composed setup
+// script in the start-up file, the prompts in the task's temporary folder. File
+// names come from the contract's table, never from the request, so nothing the
+// app sends can point outside the home folder.
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, IDENTITY_KINDS, type IdentityKind, identityKindSchema } from "../lib/contracts/identity";
 import type { Bundle } from "../lib/contracts/tasks";
 import { composeSetupScript, extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { pickStartupFile, type StartupFileName } from "../lib/setup-script/startup-file";
+import { currentAgentUser } from "./agent-user";
 
 /** Identity kinds that are plain files (the setup script goes into the start-up file instead). */
 export const FILE_KINDS = IDENTITY_KINDS.filter((kind) => kind !== "SETUP_SCRIPT");
@@ -22,25 +26,76 @@ export type PreparedWorkspace = {
   systemPromptFile: string;
 };
 
+/**
+ * Reads a file of the agent's home. The agent owns that folder, so a name may be a
+ * symlink (to /proc/<worker>/environ, say): the worker never follows one, and reads
+ * regular files only.
+ */
 export async function readIfExists(file: string): Promise<string | null> {
+  let handle: FileHandle;
   try {
-    return await readFile(file, "utf8");
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "EISDIR") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR" || code === "ELOOP" || code === "ENOTDIR") return null;
     throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return null;
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+export class HomeWriteError extends Error {}
+
+/**
+ * Writes a file of the agent's home without following anything the agent put there.
+ * The agent owns the home, so the name may be a symlink (to /etc/passwd, or a file of
+ * the worker's) and, with a root worker, following it would write as root outside the
+ * home. So the content goes into a new temporary file beside it (O_CREAT|O_EXCL|
+ * O_NOFOLLOW: a name nobody could have planted), gets its mode and owner through the
+ * open handle, and is renamed over the name, which replaces a symlink instead of
+ * following it. A home folder that is itself a symlink, or not a folder, is refused.
+ */
+export async function writeOwnFile(file: string, content: string, mode = 0o644): Promise<void> {
+  const dir = path.dirname(file);
+  const folder = await lstat(dir).catch(() => null);
+  if (!folder?.isDirectory()) {
+    throw new HomeWriteError(`refusing to write ${path.basename(file)}: ${dir} is ${folder ? "a symlink or not a folder" : "missing"}`);
+  }
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(8).toString("hex")}.swarmdeck-tmp`);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    await handle.writeFile(content);
+    await handle.chmod(mode);
+    const owner = currentAgentUser();
+    if (owner) await handle.chown(owner.uid, owner.gid);
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new HomeWriteError(`could not write ${file}: ${(error as Error).message}`);
   }
 }
 
 export async function prepareWorkspace({
-  workspaceDir,
+  homeDir,
   taskDir,
   bundle,
 }: {
-  workspaceDir: string;
+  homeDir: string;
   taskDir: string;
   bundle: Bundle;
 }): Promise<PreparedWorkspace> {
-  await mkdir(workspaceDir, { recursive: true });
+  await mkdir(homeDir, { recursive: true });
   await mkdir(taskDir, { recursive: true });
   const files = new Map<IdentityKind, { content: string; versionId: string | null }>();
   let setupVersionId: string | null = null;
@@ -54,20 +109,16 @@ export async function prepareWorkspace({
     files.set(kind.data, { content: file.content, versionId: file.versionId });
   }
   for (const kind of FILE_KINDS) {
-    const target = path.join(workspaceDir, IDENTITY_FILE_NAMES[kind]);
+    const target = path.join(homeDir, IDENTITY_FILE_NAMES[kind]);
     const file = files.get(kind);
     // A kind the app no longer has (BOOTSTRAP once retired) must not linger from an earlier task.
-    if (file) await writeFile(target, file.content);
+    if (file) await writeOwnFile(target, file.content);
     else await rm(target, { force: true });
   }
 
-  const startup = pickStartupFile(await readdir(workspaceDir));
-  const startupPath = path.join(workspaceDir, startup.name);
   const scripts = { global: bundle.setupScript.global, agent: bundle.setupScript.agent };
-  const existing = startup.exists ? await readIfExists(startupPath) : null;
-  const written = existing === null ? composeSetupScript(scripts) : prependSetupBlock(existing, scripts);
-  await writeFile(startupPath, written);
-  await chmod(startupPath, 0o755);
+  const startup = await writeStartupFile(homeDir, scripts);
+  const written = startup.content;
 
   const promptFile = path.join(taskDir, "task-prompt.md");
   const systemPromptFile = path.join(taskDir, "system-prompt.md");
@@ -82,7 +133,20 @@ export async function prepareWorkspace({
   };
 }
 
-/** Names the worker owns in a git workspace: never committed to the project's repository. */
-export function workspaceOwnedPaths(startupFile: string): string[] {
-  return [...FILE_KINDS.map((kind) => IDENTITY_FILE_NAMES[kind]), startupFile, "memory/"];
+/**
+ * The composed block at the top of the home's start-up file: the first existing
+ * start-up.{sh,bash,js,ts,bun} / start-up (its own content kept below the block),
+ * else a new start-up.sh. One block however often it runs.
+ */
+export async function writeStartupFile(
+  homeDir: string,
+  scripts: { global: string; agent: string },
+): Promise<{ name: StartupFileName; content: string }> {
+  await mkdir(homeDir, { recursive: true });
+  const startup = pickStartupFile(await readdir(homeDir));
+  const startupPath = path.join(homeDir, startup.name);
+  const existing = startup.exists ? await readIfExists(startupPath) : null;
+  const content = existing === null ? composeSetupScript(scripts) : prependSetupBlock(existing, scripts);
+  await writeOwnFile(startupPath, content, 0o755);
+  return { name: startup.name, content };
 }

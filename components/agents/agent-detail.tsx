@@ -19,6 +19,7 @@ import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog } from "../ui/dialog";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { SecurityProfileCard } from "./security-profile";
+import { SetupStatusCard } from "./setup-status";
 import { WorkerTokensCard } from "./worker-tokens-card";
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -129,7 +130,8 @@ export function AgentDetail({ agentId, children }: { agentId: string; children?:
           <Fact label="Harness">{agent.harness ?? <span className="text-fg-muted">–</span>}</Fact>
         </dl>
       </Card>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <SetupStatusCard agent={agent} />
+      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <SecurityProfileCard agent={agent} />
         <WorkerTokensCard agent={agent} />
       </div>

@@ -14,6 +14,7 @@ import { Button } from "../ui/button";
 import { Card, PageHeader } from "../ui/card";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { CreateAgentDialog } from "./create-agent-dialog";
+import { SetupStatusBadge } from "./setup-status";
 
 export function AgentsPage() {
   const can = useCan();
@@ -46,43 +47,49 @@ export function AgentsPage() {
             Create an agent, give it a worker token, and start a worker with that token.
           </EmptyState>
         ) : (
-          <table className="w-full text-sm" data-testid="agents-table">
-            <thead>
-              <tr className="border-b border-border text-left text-xs text-fg-muted">
-                <th className="px-4 py-2 font-medium">Agent</th>
-                <th className="px-4 py-2 font-medium">Role</th>
-                <th className="px-4 py-2 font-medium">Status</th>
-                <th className="px-4 py-2 font-medium">Security profile</th>
-                <th className="px-4 py-2 font-medium">Last seen</th>
-                <th className="px-4 py-2 font-medium">Worker</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {agents.data.agents.map((agent) => (
-                <tr key={agent.id} className="hover:bg-muted/50">
-                  <td className="px-4 py-2.5">
-                    <Link href={`/agents/${agent.id}`} className="font-medium hover:underline" data-testid="agent-link">
-                      {agent.name}
-                    </Link>
-                    {agent.displayName ? <span className="ml-2 text-fg-muted">{agent.displayName}</span> : null}
-                  </td>
-                  <td className="px-4 py-2.5 capitalize">{agent.role}</td>
-                  <td className="px-4 py-2.5">
-                    <AgentStatusBadge agent={agent} />
-                  </td>
-                  <td className="px-4 py-2.5">
-                    <Badge>{agent.securityProfile}</Badge>
-                  </td>
-                  <td className="px-4 py-2.5 text-fg-muted">
-                    <RelativeTime iso={agent.lastSeenAt} />
-                  </td>
-                  <td className="px-4 py-2.5 text-fg-muted">
-                    {agent.workerHostname ? `${agent.workerHostname} · v${agent.workerVersion ?? "?"}` : "none yet"}
-                  </td>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="agents-table">
+              <thead>
+                <tr className="border-b border-border text-left text-xs text-fg-muted">
+                  <th className="px-4 py-2 font-medium">Agent</th>
+                  <th className="px-4 py-2 font-medium">Role</th>
+                  <th className="px-4 py-2 font-medium">Status</th>
+                  <th className="px-4 py-2 font-medium">Security profile</th>
+                  <th className="px-4 py-2 font-medium">Last seen</th>
+                  <th className="px-4 py-2 font-medium">Worker</th>
+                  <th className="px-4 py-2 font-medium">Setup</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-border">
+                {agents.data.agents.map((agent) => (
+                  <tr key={agent.id} className="hover:bg-muted/50">
+                    <td className="px-4 py-2.5">
+                      <Link href={`/agents/${agent.id}`} className="font-medium hover:underline" data-testid="agent-link">
+                        {agent.name}
+                      </Link>
+                      {agent.displayName ? <span className="ml-2 text-fg-muted">{agent.displayName}</span> : null}
+                    </td>
+                    <td className="px-4 py-2.5 capitalize">{agent.role}</td>
+                    <td className="px-4 py-2.5">
+                      <AgentStatusBadge agent={agent} />
+                    </td>
+                    <td className="px-4 py-2.5">
+                      <Badge>{agent.securityProfile}</Badge>
+                    </td>
+                    <td className="px-4 py-2.5 text-fg-muted">
+                      <RelativeTime iso={agent.lastSeenAt} />
+                    </td>
+                    <td className="px-4 py-2.5 text-fg-muted">
+                      {agent.workerHostname ? `${agent.workerHostname} · v${agent.workerVersion ?? "?"}` : "none yet"}
+                    </td>
+                    <td className="px-4 py-2.5">
+                      <SetupStatusBadge setup={agent.setup} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
       <CreateAgentDialog open={creating} onOpenChange={setCreating} />

@@ -1,9 +1,10 @@
 "use client";
 
-// What each security profile lets an agent do to its own identity (DESIGN.md,
+// What each security profile lets an agent do to its own identity (docs/architecture.md,
 // "Identity rules"); admins change it, everyone else sees why it matters.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
@@ -11,13 +12,18 @@ import { SECURITY_PROFILES, type SecurityProfile } from "@/lib/contracts/common"
 import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Card, CardHeader } from "../ui/card";
+import { ConfirmDialog } from "../ui/dialog";
 import { Select } from "../ui/input";
+import { ProfileRulesTable } from "./profile-rules-table";
 
 export const PROFILE_HELP: Record<SecurityProfile, string> = {
-  paranoid: "The agent may not change its SOUL, IDENTITY or USER files on its own; such changes are refused.",
-  standard: "The agent's own changes to SOUL, IDENTITY and USER wait as proposals for an operator's review.",
-  power: "The agent's own changes to SOUL, IDENTITY and USER apply at once (still versioned and audited).",
+  paranoid:
+    "The agent changes none of the files that steer it (SOUL, IDENTITY, USER, CLAUDE.md, setup script) on its own: such changes are refused, their text kept. Its notes wait for review.",
+  standard: "The agent's own changes to the files that steer it wait as proposals for an operator's review; its notes apply.",
+  power: "The agent's own changes apply at once, proposals included (still versioned and audited).",
 };
+
+const SECURITY_RANK: Record<SecurityProfile, number> = { paranoid: 0, standard: 1, power: 2 };
 
 const TONE = { paranoid: "ok", standard: "accent", power: "warn" } as const;
 
@@ -27,18 +33,28 @@ export function SecurityProfileCard({ agent }: { agent: AgentDto }) {
   const change = useMutation({
     mutationFn: (securityProfile: SecurityProfile) =>
       api<{ agent: AgentDto }>(`/api/v1/agents/${agent.id}`, { method: "PATCH", body: { securityProfile } }),
-    onSuccess: ({ agent: updated }) => {
+    onSuccess: ({ agent: updated }, _profile, previous) => {
       queryClient.setQueryData(["agent", agent.id], { agent: updated });
       queryClient.invalidateQueries({ queryKey: ["agents"] });
-      toast.success(`Security profile is now ${updated.securityProfile}`);
+      toast.success(`Security profile of ${updated.name}: ${previous} → ${updated.securityProfile}`, {
+        description: PROFILE_HELP[updated.securityProfile],
+      });
     },
+    onMutate: () => agent.securityProfile,
     onError: (error) => toast.error(describeError(error)),
   });
+  // Widening what the agent may do to itself asks first; narrowing applies at once.
+  const [widening, setWidening] = useState<SecurityProfile | null>(null);
+  const pick = (next: SecurityProfile) => {
+    if (next === agent.securityProfile) return;
+    if (SECURITY_RANK[next] > SECURITY_RANK[agent.securityProfile]) setWidening(next);
+    else change.mutate(next);
+  };
   return (
     <Card>
       <CardHeader
         title="Security profile"
-        description="How far the agent may rewrite its own identity. AGENT.md and capabilities are always locked."
+        description="How far the agent may rewrite its own identity. AGENT.md and capabilities.yaml are always locked."
       />
       <div className="space-y-3 px-4 py-4">
         {can.admin ? (
@@ -48,7 +64,7 @@ export function SecurityProfileCard({ agent }: { agent: AgentDto }) {
               style={{ width: "12rem" }}
               value={agent.securityProfile}
               disabled={change.isPending}
-              onChange={(event) => change.mutate(event.target.value as SecurityProfile)}
+              onChange={(event) => pick(event.target.value as SecurityProfile)}
               data-testid="security-profile-select"
             >
               {SECURITY_PROFILES.map((profile) => (
@@ -70,6 +86,23 @@ export function SecurityProfileCard({ agent }: { agent: AgentDto }) {
         <p className="text-sm text-fg-muted" data-testid="security-profile-help">
           {PROFILE_HELP[agent.securityProfile]}
         </p>
+        <ProfileRulesTable current={agent.securityProfile} />
+        <ConfirmDialog
+          open={widening !== null}
+          onOpenChange={(open) => !open && setWidening(null)}
+          title={`Give ${agent.name} the ${widening ?? ""} profile?`}
+          description={
+            widening
+              ? `This widens what ${agent.name} may do to itself (${agent.securityProfile} → ${widening}): ${PROFILE_HELP[widening]}`
+              : ""
+          }
+          confirmLabel={`Switch to ${widening ?? ""}`}
+          destructive
+          onConfirm={() => {
+            if (widening) change.mutate(widening);
+            setWidening(null);
+          }}
+        />
       </div>
     </Card>
   );

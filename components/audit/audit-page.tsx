@@ -100,12 +100,12 @@ export function AuditPage() {
 
       <Card>
         <div className="flex flex-wrap items-center justify-between gap-3 border-b border-border px-4 py-3">
-          <form onSubmit={onFilter} className="flex items-center gap-2">
+          <form onSubmit={onFilter} className="flex min-w-0 max-w-full items-center gap-2">
             <Input
               name="action"
               placeholder="Filter by action, e.g. agent or config.updated"
               defaultValue={action}
-              style={{ width: "20rem" }}
+              className="w-80 min-w-0 max-w-full"
               aria-label="Filter by action"
             />
             <Button type="submit" variant="secondary" size="sm">

@@ -5,7 +5,8 @@
 // merge path, the version history, the prompt preview and re-bootstrap.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Eye, Lock, Save } from "lucide-react";
-import { useEffect, useState } from "react";
+import type { editor } from "monaco-editor";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useCan } from "@/components/session-user";
 import { Badge } from "@/components/ui/badge";
@@ -26,6 +27,8 @@ import {
   kindToSlug,
   type WriteResult,
 } from "@/lib/contracts/identity";
+import { useUnsavedChangesGuard } from "../unsaved-guard";
+import { CapabilitiesIssues, useCapabilitiesCheck } from "./capabilities-check";
 import { timeAgo } from "./format";
 import { type Conflict, ConflictDialog, PromptPreviewDialog, RebootstrapButton } from "./identity-dialogs";
 import { IdentityHistory } from "./identity-history";
@@ -35,14 +38,14 @@ type Draft = { baseVersionId: string | null; baseContent: string; text: string }
 
 const LOCK_NOTES: Partial<Record<IdentityKind, string>> = {
   AGENT: "Agents cannot write this: AGENT.md is the operational cage, set by operators only.",
-  CAPABILITIES: "Agents cannot write this: tools, scopes and limits are set by operators only.",
+  CAPABILITIES: "Agents cannot write this: the tools Claude Code gets and the limits the worker enforces are set by operators only.",
   BOOTSTRAP: "Agents cannot write this. It is retired automatically once SOUL.md and IDENTITY.md exist.",
 };
 
 const PROFILE_NOTES: Record<SecurityProfile, string> = {
-  paranoid: "paranoid: the agent's own changes to SOUL, IDENTITY and USER are refused",
-  standard: "standard: the agent's own changes to SOUL, IDENTITY and USER wait for approval",
-  power: "power: the agent's own changes to SOUL, IDENTITY and USER apply at once",
+  paranoid: "paranoid: the agent's own changes to SOUL, IDENTITY, USER, CLAUDE.md and the setup script are refused",
+  standard: "standard: the agent's own changes to SOUL, IDENTITY, USER, CLAUDE.md and the setup script wait for approval",
+  power: "power: the agent's own changes apply at once",
 };
 
 export function AgentIdentityPanel({ agentId }: { agentId: string }) {
@@ -62,21 +65,40 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [staleNotice, setStaleNotice] = useState<Conflict | null>(null);
   const [previewOpen, setPreviewOpen] = useState(false);
+  // Monaco owns the text (uncontrolled); `drafts` only tracks what changed, and a
+  // save reads the text from the editor itself. `resets` remounts it to reload.
+  const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const [resets, setResets] = useState(0);
 
   const file = files.data?.files.find((f) => f.kind === active);
   const draft = drafts[active];
   const dirtyKinds = (Object.entries(drafts) as [IdentityKind, Draft][]).filter(([, d]) => d.text !== d.baseContent).map(([k]) => k);
   const dirty = dirtyKinds.includes(active);
+  const capabilities = useCapabilitiesCheck(active === "CAPABILITIES" ? (draft?.text ?? file?.content ?? "") : null);
 
+  useUnsavedChangesGuard(
+    dirtyKinds.length > 0,
+    `Unsaved changes to ${dirtyKinds.map((k) => IDENTITY_FILE_NAMES[k]).join(", ")} will be lost. Leave this page?`,
+  );
+
+  // A file saved elsewhere (or the merged result of a save) while there is no
+  // draft: load it into the editor.
+  const shownContent = files.data?.files.find((f) => f.kind === active)?.content;
   useEffect(() => {
-    if (dirtyKinds.length === 0) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirtyKinds.length]);
+    const instance = editorRef.current;
+    if (dirty || shownContent === undefined || !instance) return;
+    if (instance.getValue() !== shownContent) instance.setValue(shownContent);
+  }, [dirty, shownContent]);
+
+  // The editor owns its text: a replacement (the capabilities upgrade) goes through it, as
+  // one undoable edit, and reaches the draft through the editor's change event.
+  const replaceText = (text: string) => {
+    const instance = editorRef.current;
+    const model = instance?.getModel();
+    if (!instance || !model) return onChange(text);
+    instance.executeEdits("capabilities-upgrade", [{ range: model.getFullModelRange(), text }]);
+    onChange(text);
+  };
 
   const dropDraft = (kind: IdentityKind) =>
     setDrafts((current) => {
@@ -98,11 +120,12 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
       if (result.status === "applied" && result.unchanged) toast.info(`${name} is unchanged: nothing to save`);
       else if (result.status === "applied" && result.merged) toast.success(`Saved ${name}, merged with changes saved meanwhile`);
       else toast.success(`Saved ${name}`);
-      dropDraft(args.kind);
       setReason("");
       setConflict(null);
       setStaleNotice(null);
+      // The draft goes once the saved text is loaded, so the editor never shows the old one.
       await refresh();
+      dropDraft(args.kind);
     },
     onError: async (error, args) => {
       if (error instanceof ApiClientError && error.code === "stale_base") {
@@ -142,6 +165,12 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
     );
 
   const text = draft?.text ?? file?.content ?? "";
+  const saveActive = () => {
+    if (!can.write || save.isPending || capabilities.issues.length > 0) return;
+    const content = editorRef.current?.getValue() ?? text;
+    if (!file || content === (draft?.baseContent ?? file.content)) return;
+    save.mutate({ kind: active, content, baseVersionId: draft?.baseVersionId ?? file.versionId });
+  };
   const existing = files.data.files.filter((f) => f.exists).map((f) => f.kind);
 
   const switchTo = (kind: IdentityKind) => {
@@ -255,13 +284,19 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
 
           <div className="min-h-[440px] flex-1" data-testid="identity-editor">
             <CodeEditor
-              key={`${agentId}-${active}`}
-              value={text}
+              key={`${agentId}-${active}-${resets}`}
+              defaultValue={text}
               language={file?.language ?? "markdown"}
               onChange={onChange}
+              onSave={saveActive}
+              onMount={(instance, monaco) => {
+                editorRef.current = instance;
+                capabilities.onMount(instance, monaco);
+              }}
               options={{ readOnly: !can.write }}
             />
           </div>
+          <CapabilitiesIssues issues={capabilities.issues} upgrade={capabilities.upgrade} onUpgrade={can.write ? replaceText : undefined} />
 
           {can.write ? (
             <div className="flex flex-wrap items-center gap-2 border-t border-border px-3 py-2">
@@ -275,15 +310,22 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
                 data-testid="identity-reason"
               />
               {dirty ? (
-                <Button variant="ghost" size="sm" onClick={() => dropDraft(active)}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => {
+                    dropDraft(active);
+                    setResets((n) => n + 1);
+                  }}
+                >
                   Discard
                 </Button>
               ) : null}
               <Button
                 size="sm"
-                disabled={!dirty}
+                disabled={!dirty || capabilities.issues.length > 0}
                 busy={save.isPending}
-                onClick={() => draft && save.mutate({ kind: active, content: draft.text, baseVersionId: draft.baseVersionId })}
+                onClick={saveActive}
                 data-testid="identity-save"
               >
                 <Save className="size-3.5" /> Save {file?.path}
@@ -320,6 +362,7 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
         onDiscardMine={() => {
           if (!conflict) return;
           dropDraft(conflict.kind);
+          setResets((n) => n + 1);
           setConflict(null);
           setStaleNotice(null);
           toast.info(`Loaded their version of ${IDENTITY_FILE_NAMES[conflict.kind]}`);

@@ -11,7 +11,7 @@ import { ErrorState, Loading } from "@/components/ui/states";
 import { api, describeError } from "@/lib/api-client";
 import { IDENTITY_FILE_NAMES, IDENTITY_LANGUAGES, type IdentityKind, type PromptPreviewDto } from "@/lib/contracts/identity";
 import { listFiles } from "./format";
-import { CodeDiff, CodeEditor } from "./monaco";
+import { CodeDiff, CodeViewer } from "./monaco";
 
 export type Conflict = {
   kind: IdentityKind;
@@ -108,7 +108,7 @@ export function PromptPreviewDialog({
             </ul>
           ) : null}
           <div className="h-[60vh] overflow-hidden rounded-md border border-border">
-            <CodeEditor value={preview.data.systemPrompt} language="markdown" options={{ readOnly: true }} />
+            <CodeViewer value={preview.data.systemPrompt} language="markdown" />
           </div>
         </div>
       )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { api, describeError } from "@/lib/api-client";
@@ -84,7 +85,13 @@ export function MemoryDetailDialog({
               {m.accessCount} times{m.lastAccessedAt ? `, last ${when(m.lastAccessedAt)}` : ""}
             </Row>
             <Row label="Expires">{m.expiresAt ? when(m.expiresAt) : "never"}</Row>
-            {m.sourceTaskId ? <Row label="Task">{m.sourceTaskId}</Row> : null}
+            {m.sourceTaskId ? (
+              <Row label="Task">
+                <Link href={`/tasks/${m.sourceTaskId}`} className="text-accent hover:underline" data-testid="memory-task-link">
+                  {m.sourceTaskId}
+                </Link>
+              </Row>
+            ) : null}
             {m.sourcePath ? <Row label="File">{m.sourcePath}</Row> : null}
             {m.embeddingError ? <Row label="Embedding error">{m.embeddingError}</Row> : null}
           </dl>

@@ -53,9 +53,11 @@ export function MemoryHealthPanel() {
       <CardHeader
         title="Retrieval health"
         description={
-          h.provider.configured
-            ? `Embeddings: ${h.provider.embeddingModel}${h.provider.summaryModel ? ` · summaries: ${h.provider.summaryModel}` : ""} · last ${h.days} days`
-            : `No embedding provider configured: keyword search only · last ${h.days} days`
+          h.embedder.kind === "provider"
+            ? `Embeddings: ${h.embedder.model} (provider)${h.provider.summaryModel ? ` · summaries: ${h.provider.summaryModel}` : ""} · last ${h.days} days`
+            : h.embedder.kind === "local"
+              ? `Embeddings: built-in word vectors (no provider configured) · last ${h.days} days`
+              : `No embeddings: keyword search only · last ${h.days} days`
         }
       />
       <div className="grid grid-cols-2 gap-3 p-4 md:grid-cols-5">
@@ -64,7 +66,7 @@ export function MemoryHealthPanel() {
           label="Answered with embeddings"
           value={`${share}%`}
           hint={`${searches - embedded} keyword-only`}
-          tone={!h.provider.configured ? undefined : share < 80 ? "warn" : "ok"}
+          tone={h.embedder.kind === "none" ? undefined : share < 80 ? "warn" : "ok"}
         />
         <Stat
           label="Embedding failures"

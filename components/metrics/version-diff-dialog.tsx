@@ -65,6 +65,8 @@ export function VersionDiffDialog({ versionId, onClose }: { versionId: string | 
             <DiffEditor
               original={data.parent?.content ?? ""}
               modified={data.version.content}
+              keepCurrentOriginalModel
+              keepCurrentModifiedModel
               language="markdown"
               theme={resolvedTheme === "dark" ? "vs-dark" : "light"}
               options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, wordWrap: "on", scrollBeyondLastLine: false }}

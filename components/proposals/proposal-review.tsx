@@ -12,8 +12,9 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/input";
 import { ErrorState, Loading } from "@/components/ui/states";
+import { useUnsavedChangesGuard } from "@/components/unsaved-guard";
 import { api, describeError } from "@/lib/api-client";
-import type { ProposalDetailDto } from "@/lib/contracts/identity";
+import { kindToSlug, type ProposalDetailDto } from "@/lib/contracts/identity";
 
 const hasMarkers = (text: string) => /^(<<<<<<<|>>>>>>>) /m.test(text);
 
@@ -28,8 +29,26 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
   const [note, setNote] = useState("");
   const [rejecting, setRejecting] = useState(false);
   const [rejectNote, setRejectNote] = useState("");
+  const [decided, setDecided] = useState(false);
+  const [baseline, setBaseline] = useState<string | null>(null);
+  // Approved with edits: what was applied, beside what the agent proposed.
+  const d = detail.data;
+  const appliedVersion = d?.status === "approved" && d.edited && d.resultVersionId ? d.resultVersionId : null;
+  const applied = useQuery({
+    queryKey: ["proposals", "applied", proposalId, appliedVersion],
+    enabled: appliedVersion !== null,
+    queryFn: () =>
+      api<{ content: string; number: number }>(
+        `/api/v1/agents/${d?.agentId}/identity/${d ? kindToSlug(d.kind) : ""}/versions/${appliedVersion}`,
+      ),
+  });
+  useUnsavedChangesGuard(
+    !decided && edited !== null && baseline !== null && edited !== baseline,
+    "Your edits to this proposal are not approved yet. Leave this page and lose them?",
+  );
 
   const done = (message: string) => {
+    setDecided(true);
     toast.success(message);
     setRejecting(false);
     void queryClient.invalidateQueries({ queryKey: ["proposals"] });
@@ -85,7 +104,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
           <span className="flex flex-wrap items-center gap-2">
             {p.agentName} wants to change {p.path}
             <Badge tone={p.trigger === "user_request" ? "accent" : "neutral"}>
-              {p.trigger === "user_request" ? "user request" : "agent-initiated"}
+              {p.trigger === "user_request" ? "granted by an operator" : "agent-proposed"}
             </Badge>
           </span>
         }
@@ -133,10 +152,22 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
             options={{ originalEditable: false, readOnly: !open }}
             onMount={(diff) => {
               modified.current = diff.getModifiedEditor();
+              setBaseline(modified.current.getValue());
               modified.current.onDidChangeModelContent(() => setEdited(modified.current?.getValue() ?? null));
             }}
           />
         </div>
+        {applied.data && d ? (
+          <div className="space-y-1" data-testid="proposal-applied">
+            <div className="flex justify-between text-xs text-fg-muted">
+              <span>What the agent proposed</span>
+              <span>What was applied with the reviewer's edits (version {applied.data.number})</span>
+            </div>
+            <div className="h-[40vh] overflow-hidden rounded-md border border-border">
+              <CodeDiff original={d.proposedContent} modified={applied.data.content} language={d.language} options={{ readOnly: true }} />
+            </div>
+          </div>
+        ) : null}
         {open ? (
           <div className="flex flex-wrap items-end gap-2">
             <Input
@@ -154,7 +185,11 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
               busy={approve.isPending}
               disabled={unresolved}
               title={unresolved ? "Resolve the conflict markers first" : undefined}
-              onClick={() => approve.mutate(isEdited || (moved && !p.mergeClean) ? current : undefined)}
+              onClick={() => {
+                // The editor owns the text: read it now rather than trusting the last change event.
+                const text = modified.current?.getValue() ?? current;
+                approve.mutate(text !== initial || (moved && !p.mergeClean) ? text : undefined);
+              }}
               data-testid="approve-proposal"
             >
               {isEdited ? "Approve edited" : "Approve"}

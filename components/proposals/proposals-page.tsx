@@ -15,13 +15,14 @@ import { ProposalReview } from "./proposal-review";
 
 type Status = (typeof PROPOSAL_STATUSES)[number];
 /** Open ones first: what needs a reviewer. */
-const FILTERS: readonly Status[] = ["pending", "conflict", "approved", "rejected", "superseded"];
+const FILTERS: readonly Status[] = ["pending", "conflict", "approved", "rejected", "refused", "superseded"];
 
 const STATUS_TONES: Record<Status, "accent" | "ok" | "danger" | "warn" | "neutral"> = {
   pending: "accent",
   conflict: "warn",
   approved: "ok",
   rejected: "danger",
+  refused: "danger",
   superseded: "neutral",
 };
 
@@ -108,7 +109,7 @@ export function ProposalsPage() {
                     </div>
                     <p className="mt-1 line-clamp-2 text-xs text-fg">{p.reason}</p>
                     <p className="mt-1 flex items-center gap-2 text-xs text-fg-muted">
-                      <span>{p.trigger === "user_request" ? "user request" : "agent-initiated"}</span>·
+                      <span>{p.trigger === "user_request" ? "granted by an operator" : "agent-proposed"}</span>·
                       <span title={new Date(p.createdAt).toLocaleString()}>{timeAgo(p.createdAt)}</span>
                       {p.baseMoved && (p.status === "pending" || p.status === "conflict") ? <Badge tone="warn">base moved</Badge> : null}
                     </p>

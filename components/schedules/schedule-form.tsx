@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/input";
+import { useUnsavedChangesGuard } from "@/components/unsaved-guard";
 import { api, describeError } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
@@ -20,8 +21,18 @@ type Template = {
   taskDescription: string;
   taskType: string;
   taskTags: string[];
-  target: string;
+  targetKind: TargetKind;
 };
+type TargetKind = ScheduleDto["targetKind"];
+
+const TARGETS: Array<{ kind: TargetKind; label: string; hint: string }> = [
+  { kind: "agent", label: "One agent", hint: "A task for this agent at each run." },
+  { kind: "leads", label: "The lead(s)", hint: "A task for each lead agent at each run." },
+  { kind: "all", label: "Every agent", hint: "One task per agent at each run; offline agents are skipped, saying so." },
+  { kind: "role", label: "Every agent with a role", hint: "One task per agent with the role." },
+  { kind: "tag", label: "Every agent with a tag", hint: "One task per agent whose capabilities include the tag." },
+  { kind: "pool", label: "The pool", hint: "One unassigned task that any agent may take." },
+];
 type Preview = { valid: boolean; error: string | null; description: string | null; next: string[] };
 
 export type ScheduleDraft = {
@@ -29,6 +40,8 @@ export type ScheduleDraft = {
   cron: string;
   timezone: string;
   enabled: boolean;
+  targetKind: TargetKind;
+  targetValue: string;
   agentId: string;
   taskTitle: string;
   taskDescription: string;
@@ -44,6 +57,8 @@ export function draftFrom(schedule?: ScheduleDto): ScheduleDraft {
     cron: schedule?.cron ?? "0 9 * * 1",
     timezone: schedule?.timezone ?? "UTC",
     enabled: schedule?.enabled ?? false,
+    targetKind: schedule?.targetKind ?? "pool",
+    targetValue: schedule?.targetValue ?? "",
     agentId: schedule?.agentId ?? "",
     taskTitle: schedule?.taskTitle ?? "",
     taskDescription: schedule?.taskDescription ?? "",
@@ -67,6 +82,11 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
   const [draft, setDraft] = useState<ScheduleDraft>(() => draftFrom(schedule));
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [initial] = useState(() => JSON.stringify(draftFrom(schedule)));
+  useUnsavedChangesGuard(
+    !busy && JSON.stringify(draft) !== initial,
+    "The schedule form has unsaved changes. Leave this page and lose them?",
+  );
   const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<z.infer<typeof listAgentsResponseSchema>>("/api/v1/agents") });
   const templates = useQuery({
     queryKey: ["schedule-templates"],
@@ -91,6 +111,9 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       taskDescription: template.taskDescription,
       taskType: template.taskType,
       taskTags: template.taskTags.join(", "),
+      targetKind: template.targetKind,
+      targetValue: "",
+      agentId: "",
       templateKey: template.key,
     }));
   }
@@ -104,7 +127,9 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       cron: draft.cron,
       timezone: draft.timezone,
       enabled: draft.enabled,
-      agentId: draft.agentId || null,
+      targetKind: draft.targetKind,
+      targetValue: draft.targetKind === "role" || draft.targetKind === "tag" ? draft.targetValue : null,
+      agentId: draft.targetKind === "agent" ? draft.agentId || null : null,
       taskTitle: draft.taskTitle,
       taskDescription: draft.taskDescription,
       taskType: draft.taskType,
@@ -167,21 +192,47 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
           <p className="mt-0.5 text-fg-muted">Next: {p.next.map((at) => new Date(at).toLocaleString()).join(" · ")}</p>
         </div>
       ) : null}
-      <Field
-        label="Target agent"
-        htmlFor="schedule-agent"
-        hint="Without one, the task goes to the pool, unassigned."
-        error={fieldErrors.agentId}
-      >
-        <Select id="schedule-agent" value={draft.agentId} onChange={(e) => set("agentId", e.target.value)}>
-          <option value="">No agent (unassigned)</option>
-          {agents.data?.agents.map((agent) => (
-            <option key={agent.id} value={agent.id}>
-              {agent.displayName || agent.name} ({agent.role})
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Target" htmlFor="schedule-target" hint={TARGETS.find((t) => t.kind === draft.targetKind)?.hint}>
+          <Select id="schedule-target" value={draft.targetKind} onChange={(e) => set("targetKind", e.target.value as TargetKind)}>
+            {TARGETS.map((t) => (
+              <option key={t.kind} value={t.kind}>
+                {t.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {draft.targetKind === "agent" ? (
+          <Field label="Target agent" htmlFor="schedule-agent" error={fieldErrors.agentId}>
+            <Select id="schedule-agent" value={draft.agentId} onChange={(e) => set("agentId", e.target.value)} required>
+              <option value="">Choose an agent</option>
+              {agents.data?.agents.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.displayName || agent.name} ({agent.role})
+                </option>
+              ))}
+            </Select>
+          </Field>
+        ) : draft.targetKind === "role" ? (
+          <Field label="Role" htmlFor="schedule-role" error={fieldErrors.targetValue}>
+            <Select id="schedule-role" value={draft.targetValue} onChange={(e) => set("targetValue", e.target.value)} required>
+              <option value="">Choose a role</option>
+              <option value="worker">worker</option>
+              <option value="lead">lead</option>
+            </Select>
+          </Field>
+        ) : draft.targetKind === "tag" ? (
+          <Field label="Tag" htmlFor="schedule-tag" hint="A capability tag of the agents" error={fieldErrors.targetValue}>
+            <Input
+              id="schedule-tag"
+              value={draft.targetValue}
+              onChange={(e) => set("targetValue", e.target.value)}
+              placeholder="frontend"
+              required
+            />
+          </Field>
+        ) : null}
+      </div>
       <Field label="Task title" htmlFor="schedule-title" error={fieldErrors.taskTitle}>
         <Input id="schedule-title" value={draft.taskTitle} onChange={(e) => set("taskTitle", e.target.value)} required maxLength={200} />
       </Field>

@@ -4,6 +4,7 @@
 // create and edit in a dialog, enable or disable, run now, delete.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, Pencil, Play, Plus, Trash2 } from "lucide-react";
+import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useCan } from "@/components/session-user";
@@ -14,7 +15,11 @@ import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
 import { api, describeError } from "@/lib/api-client";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
+import { LeadTemplatesCard } from "./lead-templates-card";
+import { RunStatusBadge } from "./run-status";
 import { ScheduleForm } from "./schedule-form";
+
+type RunAnswer = { taskIds: string[]; skips: Array<{ agentName: string | null; reason: string }> };
 
 function when(iso: string | null, empty: string) {
   if (!iso) return <span className="text-fg-muted">{empty}</span>;
@@ -52,6 +57,21 @@ export function SchedulesPage() {
     }
   }
 
+  async function runNow(s: ScheduleDto) {
+    setBusy(`run-${s.id}`);
+    try {
+      const { run } = await api<{ run: RunAnswer }>(`/api/v1/schedules/${s.id}/run`, { method: "POST" });
+      const skipped = run.skips.length ? `; skipped: ${run.skips.map((k) => `${k.agentName ?? "pool"} (${k.reason})`).join(", ")}` : "";
+      if (run.taskIds.length === 0) toast.warning(`Nothing created from "${s.name}"${skipped}`);
+      else toast.success(`${run.taskIds.length === 1 ? "Task" : `${run.taskIds.length} tasks`} created from "${s.name}"${skipped}`);
+      await refresh();
+    } catch (error) {
+      toast.error(describeError(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
   const list = schedules.data?.schedules ?? [];
   return (
     <div>
@@ -66,6 +86,7 @@ export function SchedulesPage() {
           ) : null
         }
       />
+      {can.write ? <LeadTemplatesCard onInstalled={refresh} /> : null}
       <Card>
         <CardHeader title="All schedules" description="Times are shown in your browser's time zone; each schedule fires in its own." />
         {schedules.isPending ? (
@@ -86,20 +107,34 @@ export function SchedulesPage() {
                 <CalendarClock className={`size-5 shrink-0 ${s.enabled ? "text-accent" : "text-fg-muted"}`} aria-hidden />
                 <div className="min-w-0 flex-1">
                   <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium">{s.name}</span>
+                    <Link href={`/schedules/${s.id}`} className="font-medium hover:underline" data-testid="schedule-link">
+                      {s.name}
+                    </Link>
                     {s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
                     {s.templateKey ? <Badge tone="accent">template</Badge> : null}
                   </div>
                   <p className="mt-0.5 text-xs text-fg-muted">
                     <code className="font-mono">{s.cron}</code>
-                    {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} ·{" "}
-                    {s.agentName ? `for ${s.agentName}` : "unassigned (pool)"}
+                    {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} · {s.targetDescription}
                   </p>
                 </div>
                 <div className="grid grid-cols-2 gap-x-6 text-xs">
                   <span className="text-fg-muted">Last run</span>
                   <span className="text-fg-muted">Next run</span>
-                  <span data-testid="schedule-last-run">{when(s.lastRunAt, "never")}</span>
+                  <span data-testid="schedule-last-run" className="flex flex-wrap items-center gap-1">
+                    {s.lastTaskId ? (
+                      <Link href={`/tasks/${s.lastTaskId}`} className="text-accent hover:underline" title="The last run's task">
+                        {when(s.lastRunAt, "never")}
+                      </Link>
+                    ) : (
+                      when(s.lastRunAt, "never")
+                    )}
+                    {s.lastRunStatus && s.lastRunStatus !== "created" ? (
+                      <Link href={`/schedules/${s.id}`} title="See the run history">
+                        <RunStatusBadge status={s.lastRunStatus} />
+                      </Link>
+                    ) : null}
+                  </span>
                   <span data-testid="schedule-next-run">{when(s.nextRunAt, s.enabled ? "computing…" : "disabled")}</span>
                 </div>
                 {can.write ? (
@@ -124,9 +159,7 @@ export function SchedulesPage() {
                       variant="ghost"
                       title="Run now"
                       busy={busy === `run-${s.id}`}
-                      onClick={() =>
-                        act(`run-${s.id}`, () => api(`/api/v1/schedules/${s.id}/run`, { method: "POST" }), `Task created from "${s.name}"`)
-                      }
+                      onClick={() => runNow(s)}
                       data-testid="schedule-run"
                     >
                       <Play className="size-4" /> Run now

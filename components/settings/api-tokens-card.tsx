@@ -53,44 +53,46 @@ export function ApiTokensCard() {
       ) : tokens.data.tokens.length === 0 ? (
         <EmptyState title="No API tokens">Create one for a script or a CI job.</EmptyState>
       ) : (
-        <table className="w-full text-sm" data-testid="api-tokens-table">
-          <thead>
-            <tr className="border-b border-border text-left text-xs text-fg-muted">
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">Owner</th>
-              <th className="px-4 py-2 font-medium">Created</th>
-              <th className="px-4 py-2 font-medium">Last used</th>
-              <th className="px-4 py-2" />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
-            {tokens.data.tokens.map((token) => (
-              <tr key={token.id} className={token.revokedAt ? "text-fg-muted" : undefined}>
-                <td className="px-4 py-2">
-                  <span className="font-medium">{token.name}</span> <code className="text-xs text-fg-muted">{token.prefix}</code>
-                </td>
-                <td className="px-4 py-2">
-                  {token.owner.email} <span className="text-xs text-fg-muted">({token.owner.role})</span>
-                </td>
-                <td className="px-4 py-2">
-                  <RelativeTime iso={token.createdAt} />
-                </td>
-                <td className="px-4 py-2">
-                  <RelativeTime iso={token.lastUsedAt} />
-                </td>
-                <td className="px-4 py-2 text-right">
-                  {token.revokedAt ? (
-                    <Badge tone="danger">revoked</Badge>
-                  ) : (
-                    <Button size="sm" variant="ghost" onClick={() => admin.setRevoking(token)}>
-                      Revoke
-                    </Button>
-                  )}
-                </td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="api-tokens-table">
+            <thead>
+              <tr className="border-b border-border text-left text-xs text-fg-muted">
+                <th className="px-4 py-2 font-medium">Name</th>
+                <th className="px-4 py-2 font-medium">Owner</th>
+                <th className="px-4 py-2 font-medium">Created</th>
+                <th className="px-4 py-2 font-medium">Last used</th>
+                <th className="px-4 py-2" />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {tokens.data.tokens.map((token) => (
+                <tr key={token.id} className={token.revokedAt ? "text-fg-muted" : undefined}>
+                  <td className="px-4 py-2">
+                    <span className="font-medium">{token.name}</span> <code className="text-xs text-fg-muted">{token.prefix}</code>
+                  </td>
+                  <td className="px-4 py-2">
+                    {token.owner.email} <span className="text-xs text-fg-muted">({token.owner.role})</span>
+                  </td>
+                  <td className="px-4 py-2">
+                    <RelativeTime iso={token.createdAt} />
+                  </td>
+                  <td className="px-4 py-2">
+                    <RelativeTime iso={token.lastUsedAt} />
+                  </td>
+                  <td className="px-4 py-2 text-right">
+                    {token.revokedAt ? (
+                      <Badge tone="danger">revoked</Badge>
+                    ) : (
+                      <Button size="sm" variant="ghost" onClick={() => admin.setRevoking(token)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       <Dialog open={admin.creating} onOpenChange={admin.setCreating} title="New operator API token">

@@ -3,7 +3,9 @@
 import { useCan } from "../session-user";
 import { PageHeader } from "../ui/card";
 import { ApiTokensCard } from "./api-tokens-card";
+import { SessionsCard } from "./sessions-card";
 import { SetupScriptCard } from "./setup-script-card";
+import { SystemCard } from "./system-card";
 import { UsersCard } from "./users-card";
 
 export function SettingsPage() {
@@ -20,6 +22,8 @@ export function SettingsPage() {
       ) : (
         <p className="text-sm text-fg-muted">API tokens and users are managed by admins.</p>
       )}
+      <SessionsCard />
+      <SystemCard />
     </div>
   );
 }

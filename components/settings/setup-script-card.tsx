@@ -3,7 +3,8 @@
 // The global setup script (scope global, key SETUP_SCRIPT): runs first in every
 // agent's workspace, before the agent's own script.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import type { editor } from "monaco-editor";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { api, describeError } from "@/lib/api-client";
 import { type ConfigEntryDto, GLOBAL_SETUP_SCRIPT_KEY } from "@/lib/contracts/config";
@@ -14,6 +15,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ErrorState, Loading } from "../ui/states";
+import { useUnsavedChangesGuard } from "../unsaved-guard";
 
 const PATH = `/api/v1/config?scope=global&key=${GLOBAL_SETUP_SCRIPT_KEY}`;
 
@@ -28,16 +30,11 @@ export function SetupScriptCard() {
   const savedValue = entry?.value ?? "";
   const [draft, setDraft] = useState<string | null>(null);
   const [editorKey, setEditorKey] = useState(0);
-  const value = draft ?? savedValue;
+  const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const dirty = draft !== null && draft !== savedValue;
 
   // Leaving the page with unsaved edits asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useUnsavedChangesGuard(dirty, "The global setup script has unsaved changes. Leave this page and lose them?");
 
   const save = useMutation({
     mutationFn: (script: string) =>
@@ -47,11 +44,19 @@ export function SetupScriptCard() {
       }),
     onSuccess: ({ entry: updated }) => {
       queryClient.setQueryData(["config", "global", GLOBAL_SETUP_SCRIPT_KEY], { entries: [updated] });
-      setDraft(null);
+      // Anything typed while the save was in flight stays a draft.
+      const now = editorRef.current?.getValue();
+      setDraft(now !== undefined && now !== updated.value ? now : null);
       toast.success("Global setup script saved");
     },
     onError: (error) => toast.error(describeError(error)),
   });
+
+  const saveNow = () => {
+    const script = editorRef.current?.getValue() ?? draft ?? savedValue;
+    if (!can.write || save.isPending || script === savedValue) return;
+    save.mutate(script);
+  };
 
   return (
     <Card>
@@ -82,7 +87,7 @@ export function SetupScriptCard() {
               </Button>
             ) : null}
             {can.write ? (
-              <Button size="sm" disabled={!dirty} busy={save.isPending} onClick={() => save.mutate(value)} data-testid="save-setup-script">
+              <Button size="sm" disabled={!dirty} busy={save.isPending} onClick={saveNow} data-testid="save-setup-script">
                 Save
               </Button>
             ) : null}
@@ -102,6 +107,8 @@ export function SetupScriptCard() {
               language="shell"
               defaultValue={savedValue}
               onChange={(next) => setDraft(next)}
+              editorRef={editorRef}
+              onSave={saveNow}
               readOnly={!can.write}
               height={340}
             />

@@ -14,7 +14,7 @@ import { useSessionUser } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
-import { Dialog, FormActions } from "../ui/dialog";
+import { ConfirmDialog, Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select } from "../ui/input";
 import { ErrorState, Loading } from "../ui/states";
 
@@ -26,12 +26,27 @@ export function UsersCard() {
   const users = useQuery({ queryKey: ["users"], queryFn: () => api<{ users: UserDto[] }>("/api/v1/users") });
   const [creating, setCreating] = useState(false);
   const [resetting, setResetting] = useState<UserDto | null>(null);
+  // Taking access away (a lower role, disabling) asks first; giving it applies at once.
+  const [removing, setRemoving] = useState<{ user: UserDto; patch: Patch } | null>(null);
+  const ask = (user: UserDto, patch: Patch) => {
+    const lower = patch.role !== undefined && USER_ROLES.indexOf(patch.role) > USER_ROLES.indexOf(user.role);
+    if (lower || patch.disabled === true) setRemoving({ user, patch });
+    else update.mutate({ user, patch });
+  };
 
   const update = useMutation({
     mutationFn: ({ user, patch }: { user: UserDto; patch: Patch }) =>
       api<{ user: UserDto }>(`/api/v1/users/${user.id}`, { method: "PATCH", body: patch }),
-    onSuccess: ({ user }, { patch }) => {
-      toast.success(patch.password ? `Password of ${user.email} changed` : `${user.email} updated`);
+    onSuccess: ({ user }, { user: before, patch }) => {
+      toast.success(
+        patch.password
+          ? `Password of ${user.email} changed`
+          : patch.role
+            ? `Role of ${user.email}: ${before.role} → ${user.role}`
+            : user.disabled
+              ? `${user.email} is disabled and can no longer sign in`
+              : `${user.email} is enabled and can sign in again`,
+      );
       setResetting(null);
     },
     onError: (error) => toast.error(describeError(error)),
@@ -80,61 +95,79 @@ export function UsersCard() {
       ) : users.isError ? (
         <ErrorState error={users.error} />
       ) : (
-        <table className="w-full text-sm" data-testid="users-table">
-          <thead>
-            <tr className="border-b border-border text-left text-xs text-fg-muted">
-              <th className="px-4 py-2 font-medium">User</th>
-              <th className="px-4 py-2 font-medium">Role</th>
-              <th className="px-4 py-2 font-medium">Last sign-in</th>
-              <th className="px-4 py-2" />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
-            {users.data.users.map((user) => (
-              <tr key={user.id} className={user.disabled ? "text-fg-muted" : undefined}>
-                <td className="px-4 py-2">
-                  <span className="font-medium">{user.email}</span>
-                  {user.name ? <span className="ml-2 text-fg-muted">{user.name}</span> : null}
-                  {user.id === me.id ? <Badge className="ml-2">you</Badge> : null}
-                  {user.disabled ? (
-                    <Badge tone="danger" className="ml-2">
-                      disabled
-                    </Badge>
-                  ) : null}
-                </td>
-                <td className="px-4 py-2">
-                  <Select
-                    aria-label={`Role of ${user.email}`}
-                    className="h-8"
-                    style={{ width: "8rem" }}
-                    value={user.role}
-                    disabled={update.isPending}
-                    onChange={(event) => update.mutate({ user, patch: { role: event.target.value as UserRole } })}
-                  >
-                    {USER_ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </Select>
-                </td>
-                <td className="px-4 py-2">
-                  <RelativeTime iso={user.lastLoginAt} />
-                </td>
-                <td className="px-4 py-2 text-right whitespace-nowrap">
-                  <Button size="sm" variant="ghost" onClick={() => setResetting(user)}>
-                    Reset password
-                  </Button>
-                  <Button size="sm" variant="ghost" onClick={() => update.mutate({ user, patch: { disabled: !user.disabled } })}>
-                    {user.disabled ? "Enable" : "Disable"}
-                  </Button>
-                </td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="users-table">
+            <thead>
+              <tr className="border-b border-border text-left text-xs text-fg-muted">
+                <th className="px-4 py-2 font-medium">User</th>
+                <th className="px-4 py-2 font-medium">Role</th>
+                <th className="px-4 py-2 font-medium">Last sign-in</th>
+                <th className="px-4 py-2" />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {users.data.users.map((user) => (
+                <tr key={user.id} className={user.disabled ? "text-fg-muted" : undefined}>
+                  <td className="px-4 py-2">
+                    <span className="font-medium">{user.email}</span>
+                    {user.name ? <span className="ml-2 text-fg-muted">{user.name}</span> : null}
+                    {user.id === me.id ? <Badge className="ml-2">you</Badge> : null}
+                    {user.disabled ? (
+                      <Badge tone="danger" className="ml-2">
+                        disabled
+                      </Badge>
+                    ) : null}
+                  </td>
+                  <td className="px-4 py-2">
+                    <Select
+                      aria-label={`Role of ${user.email}`}
+                      className="h-8"
+                      style={{ width: "8rem" }}
+                      value={user.role}
+                      disabled={update.isPending}
+                      onChange={(event) => ask(user, { role: event.target.value as UserRole })}
+                    >
+                      {USER_ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                    </Select>
+                  </td>
+                  <td className="px-4 py-2">
+                    <RelativeTime iso={user.lastLoginAt} />
+                  </td>
+                  <td className="px-4 py-2 text-right whitespace-nowrap">
+                    <Button size="sm" variant="ghost" onClick={() => setResetting(user)}>
+                      Reset password
+                    </Button>
+                    <Button size="sm" variant="ghost" onClick={() => ask(user, { disabled: !user.disabled })}>
+                      {user.disabled ? "Enable" : "Disable"}
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={removing?.patch.disabled ? `Disable ${removing.user.email}?` : `Make ${removing?.user.email} ${removing?.patch.role}?`}
+        description={
+          removing?.patch.disabled
+            ? `${removing.user.email} will no longer be able to sign in. You can enable the account again later.`
+            : `${removing?.user.email} goes from ${removing?.user.role} to ${removing?.patch.role} and loses what only a${removing?.user.role === "admin" ? "n admin" : "n operator"} may do.`
+        }
+        confirmLabel={removing?.patch.disabled ? "Disable" : `Make ${removing?.patch.role}`}
+        destructive
+        onConfirm={() => {
+          if (removing) update.mutate(removing);
+          setRemoving(null);
+        }}
+      />
       <Dialog open={creating} onOpenChange={setCreating} title="New user">
         <form onSubmit={onCreate} className="space-y-4">
           <Field label="Email" htmlFor="user-email">

@@ -1,7 +1,7 @@
 "use client";
 
-// New task: title, description, type, tags, priority, and an agent or the pool.
-// The API's validation errors appear under their fields.
+// New task: title, description, type, tags, priority, a time limit, and an agent or
+// the pool. The API's validation errors appear under their fields.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
@@ -11,8 +11,11 @@ import type { AgentDto } from "@/lib/contracts/agents";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select, Textarea } from "../ui/input";
+import { GrantCheckboxes } from "./identity-grant";
 
-type Errors = Partial<Record<"title" | "description" | "type" | "tags" | "priority" | "agentId", string>>;
+type Errors = Partial<
+  Record<"title" | "description" | "type" | "tags" | "priority" | "agentId" | "timeLimitMinutes" | "identityGrant", string>
+>;
 
 function fieldErrors(error: unknown): Errors {
   if (!(error instanceof ApiClientError)) return {};
@@ -35,12 +38,14 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
   const queryClient = useQueryClient();
   const agents = useAgentsForTasks();
   const [errors, setErrors] = useState<Errors>({});
+  const [grant, setGrant] = useState<string[]>([]);
 
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<{ task: TaskDto }>("/api/v1/tasks", { method: "POST", body }),
     onSuccess: ({ task }) => {
       toast.success(task.agentName ? `Task created for ${task.agentName}` : "Task created in the pool");
       queryClient.invalidateQueries({ queryKey: ["tasks"] });
+      setGrant([]);
       onOpenChange(false);
       router.push(`/tasks/${task.id}`);
     },
@@ -60,6 +65,13 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
       .map((tag) => tag.trim().toLowerCase())
       .filter(Boolean);
     const agentId = String(form.get("agentId") ?? "");
+    // Empty: the agent's capabilities.yaml limit, else the worker's default. The range is the API's to check.
+    const limitText = String(form.get("timeLimitMinutes") ?? "").trim();
+    const timeLimitMinutes = limitText === "" ? null : Number(limitText);
+    if (timeLimitMinutes !== null && !Number.isFinite(timeLimitMinutes)) {
+      setErrors({ timeLimitMinutes: "a number of minutes, e.g. 30 (or empty for the agent's default)" });
+      return;
+    }
     create.mutate({
       title: String(form.get("title") ?? "").trim(),
       description: String(form.get("description") ?? ""),
@@ -67,6 +79,8 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
       tags,
       priority: Number(form.get("priority") ?? 0),
       agentId: agentId || null,
+      ...(timeLimitMinutes === null ? {} : { timeLimitMinutes }),
+      identityGrant: grant,
     });
   }
 
@@ -97,9 +111,28 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
             <Input id="task-priority" name="priority" type="number" min={-100} max={100} defaultValue={0} />
           </Field>
         </div>
-        <Field label="Tags" htmlFor="task-tags" error={errors.tags} hint="Comma separated, e.g. bug, frontend">
-          <Input id="task-tags" name="tags" placeholder="bug, frontend" />
-        </Field>
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Tags" htmlFor="task-tags" error={errors.tags} hint="Comma separated, e.g. bug, frontend">
+            <Input id="task-tags" name="tags" placeholder="bug, frontend" />
+          </Field>
+          <Field
+            label="Time limit (minutes)"
+            htmlFor="task-time-limit"
+            error={errors.timeLimitMinutes}
+            hint="The worker stops the agent after it. Empty: the agent's default."
+          >
+            <Input
+              id="task-time-limit"
+              name="timeLimitMinutes"
+              type="number"
+              inputMode="decimal"
+              min={0.05}
+              max={7 * 24 * 60}
+              step="any"
+              placeholder="agent's default"
+            />
+          </Field>
+        </div>
         <Field label="Agent" htmlFor="task-agent" error={errors.agentId}>
           <Select id="task-agent" name="agentId" defaultValue="">
             <option value="">The pool (any free worker)</option>
@@ -109,6 +142,13 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
               </option>
             ))}
           </Select>
+        </Field>
+        <Field
+          label="Identity rights"
+          error={errors.identityGrant}
+          hint="An explicit request: the agent may change these files directly during this task, whatever its security profile."
+        >
+          <GrantCheckboxes name="new-task" value={grant} onChange={setGrant} />
         </Field>
         <FormActions
           onCancel={() => onOpenChange(false)}

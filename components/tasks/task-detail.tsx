@@ -8,7 +8,7 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
-import { api, describeError } from "@/lib/api-client";
+import { ApiClientError, api, describeError } from "@/lib/api-client";
 import { FINISHED_STATUSES, type PatchTaskBody, type TaskDto, type TaskEventDto, type TaskStatus } from "@/lib/contracts/tasks";
 import { RelativeTime } from "../relative-time";
 import { useCan } from "../session-user";
@@ -17,8 +17,9 @@ import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog } from "../ui/dialog";
 import { Field, Select } from "../ui/input";
-import { ErrorState, Loading } from "../ui/states";
+import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useAgentsForTasks } from "./create-task-dialog";
+import { TaskIdentityGrant } from "./identity-grant";
 import { Markdown } from "./markdown";
 import { TaskStatusBadge } from "./task-status-badge";
 import { TaskTimeline } from "./task-timeline";
@@ -33,11 +34,32 @@ export function TaskDetail({ id }: { id: string }) {
   const detail = useQuery({
     queryKey: ["tasks", "detail", id],
     queryFn: () => api<Detail>(`/api/v1/tasks/${id}`),
-    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.task.status) ? 10_000 : 1_500),
+    refetchInterval: (query) => (query.state.error ? false : query.state.data && isFinished(query.state.data.task.status) ? 10_000 : 1_500),
+    retry: (failures, error) => !(error instanceof ApiClientError && error.status === 404) && failures < 1,
   });
 
   if (detail.isPending) return <Loading label="Loading the task…" />;
-  if (detail.isError) return <ErrorState error={detail.error} />;
+  if (detail.isError) {
+    const back = (
+      <Link href="/tasks" className="inline-flex items-center gap-1 text-sm text-accent hover:underline" data-testid="back-to-tasks">
+        <ArrowLeft className="size-3.5" aria-hidden /> All tasks
+      </Link>
+    );
+    return (
+      <Card data-testid="task-error">
+        {detail.error instanceof ApiClientError && detail.error.status === 404 ? (
+          <EmptyState title="No such task" action={back}>
+            There is no task {id}: the link may be wrong, or it was never created here.
+          </EmptyState>
+        ) : (
+          <>
+            <ErrorState error={detail.error} />
+            <div className="px-4 pb-4">{back}</div>
+          </>
+        )}
+      </Card>
+    );
+  }
   const { task, events } = detail.data;
   const parentId = task.parentTaskId;
 
@@ -78,7 +100,19 @@ export function TaskDetail({ id }: { id: string }) {
             )}
           </Meta>
           <Meta label="Priority">{task.priority}</Meta>
-          <Meta label="Attempts">{task.attempts}</Meta>
+          <Meta label="Attempts">
+            <span data-testid="task-attempts">{task.maxAttempts ? `${task.attempts} of ${task.maxAttempts}` : task.attempts}</span>
+            {task.retryAt && Date.parse(task.retryAt) > Date.now() && (task.status === "pending" || task.status === "unassigned") ? (
+              <span className="block text-xs text-fg-muted">
+                given back; its last agent waits until <RelativeTime iso={task.retryAt} />
+              </span>
+            ) : null}
+          </Meta>
+          <Meta label="Time limit">
+            <span data-testid="task-time-limit">
+              {task.timeLimitMinutes ? `${task.timeLimitMinutes} min` : <span className="text-fg-muted">agent's default</span>}
+            </span>
+          </Meta>
           <Meta label="Created">
             <RelativeTime iso={task.createdAt} />
           </Meta>
@@ -87,6 +121,18 @@ export function TaskDetail({ id }: { id: string }) {
           </Meta>
           <Meta label="Last heartbeat">
             <RelativeTime iso={task.heartbeatAt} never="—" />
+          </Meta>
+          <Meta label="Last activity">
+            {task.lastActivityAt ? (
+              <span data-testid="task-last-activity">
+                <RelativeTime iso={task.lastActivityAt} />
+                <span className="block truncate text-xs text-fg-muted" title={task.lastActivity ?? ""}>
+                  {task.lastActivity}
+                </span>
+              </span>
+            ) : (
+              <span className="text-fg-muted">—</span>
+            )}
           </Meta>
           <Meta label="Finished">
             <RelativeTime iso={task.finishedAt} never="—" />
@@ -118,6 +164,8 @@ export function TaskDetail({ id }: { id: string }) {
           </pre>
         </Card>
       ) : null}
+
+      <TaskIdentityGrant task={task} />
 
       {task.output ? (
         <Card>
@@ -171,6 +219,7 @@ function TaskActions({ task }: { task: TaskDto }) {
         retry: updated.agentName ? `Task queued again for ${updated.agentName}` : "Task back in the pool",
         reassign: `Task assigned to ${updated.agentName}`,
         unassign: "Task is in the pool",
+        grant: "Identity rights saved",
       };
       toast.success(done[body.action]);
       queryClient.invalidateQueries({ queryKey: ["tasks"] });

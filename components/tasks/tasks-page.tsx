@@ -5,7 +5,7 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "@/lib/api-client";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { RelativeTime } from "../relative-time";
@@ -38,6 +38,18 @@ export function TasksPage() {
   const [agentId, setAgentId] = useState("");
   const [tag, setTag] = useState("");
   const [q, setQ] = useState("");
+  // The filters live in the URL (?status=offered&agentId=…&tag=…&q=…): a link or a
+  // reload shows the same list. Read once after hydration, then kept in step.
+  const [urlRead, setUrlRead] = useState(false);
+  useEffect(() => {
+    const url = new URLSearchParams(window.location.search);
+    const wanted = url.get("status");
+    if (wanted && STATUS_FILTERS.some((option) => option.value === wanted)) setStatus(wanted);
+    setAgentId(url.get("agentId") ?? "");
+    setTag(url.get("tag") ?? "");
+    setQ(url.get("q") ?? "");
+    setUrlRead(true);
+  }, []);
 
   const params = new URLSearchParams();
   if (status) params.set("status", status);
@@ -45,6 +57,11 @@ export function TasksPage() {
   if (tag.trim()) params.set("tag", tag.trim().toLowerCase());
   if (q.trim()) params.set("q", q.trim());
   const filters = params.toString();
+  useEffect(() => {
+    if (!urlRead) return;
+    const next = filters ? `${window.location.pathname}?${filters}` : window.location.pathname;
+    if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
+  }, [filters, urlRead]);
 
   const tasks = useInfiniteQuery({
     queryKey: ["tasks", filters],
@@ -151,23 +168,25 @@ export function TasksPage() {
             </EmptyState>
           )
         ) : (
-          <table className="w-full text-sm" data-testid="tasks-table">
-            <thead>
-              <tr className="border-b border-border text-left text-xs text-fg-muted">
-                <th className="px-4 py-2 font-medium">Task</th>
-                <th className="px-4 py-2 font-medium">Status</th>
-                <th className="px-4 py-2 font-medium">Agent</th>
-                <th className="px-4 py-2 font-medium">Priority</th>
-                <th className="px-4 py-2 font-medium">Attempts</th>
-                <th className="px-4 py-2 font-medium">Updated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {rows.map((task) => (
-                <TaskRow key={task.id} task={task} />
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="tasks-table">
+              <thead>
+                <tr className="border-b border-border text-left text-xs text-fg-muted">
+                  <th className="px-4 py-2 font-medium">Task</th>
+                  <th className="px-4 py-2 font-medium">Status</th>
+                  <th className="px-4 py-2 font-medium">Agent</th>
+                  <th className="px-4 py-2 font-medium">Priority</th>
+                  <th className="px-4 py-2 font-medium">Attempts</th>
+                  <th className="px-4 py-2 font-medium">Updated</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-border">
+                {rows.map((task) => (
+                  <TaskRow key={task.id} task={task} />
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {tasks.hasNextPage ? (
           <div className="border-t border-border p-3 text-center">

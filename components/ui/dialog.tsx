@@ -2,6 +2,7 @@
 
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
@@ -30,7 +31,14 @@ export function Dialog({
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={OVERLAY} />
         <DialogPrimitive.Content className={cn(CONTENT, "max-w-lg", className)}>
-          <DialogPrimitive.Title className="text-base font-semibold">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Close
+            className="absolute top-3 right-3 rounded-md p-1.5 text-fg-muted hover:bg-muted hover:text-fg"
+            aria-label="Close"
+            data-testid="dialog-close"
+          >
+            <X className="size-4" aria-hidden />
+          </DialogPrimitive.Close>
+          <DialogPrimitive.Title className="pr-8 text-base font-semibold">{title}</DialogPrimitive.Title>
           {description ? (
             <DialogPrimitive.Description className="mt-1 text-sm text-fg-muted">{description}</DialogPrimitive.Description>
           ) : (

@@ -32,6 +32,10 @@ export function toAgentDto(agent: Agent, now = Date.now()): AgentDto {
     workerVersion: agent.workerVersion,
     workerHostname: agent.workerHostname,
     harness: agent.harness,
+    setup:
+      agent.setupStatus === "ok" || agent.setupStatus === "failed"
+        ? { status: agent.setupStatus, output: agent.setupOutput ?? "", hash: agent.setupHash, at: agent.setupAt?.toISOString() ?? null }
+        : null,
     createdAt: agent.createdAt.toISOString(),
     updatedAt: agent.updatedAt.toISOString(),
   };
@@ -74,9 +78,14 @@ export async function createAgent({ input, actor }: { input: CreateAgentBody; ac
       targetType: "agent",
       targetId: created.id,
       agentId: created.id,
-      data: { name: created.name, role: created.role, securityProfile: created.securityProfile },
+      data: {
+        name: created.name,
+        role: created.role,
+        securityProfile: created.securityProfile,
+        identityStart: input.identityStart ?? "templates",
+      },
     });
-    await initializeAgentIdentity({ tx, agent: created, actor });
+    await initializeAgentIdentity({ tx, agent: created, actor, start: input.identityStart ?? "templates" });
     return created;
   });
   return toAgentDto(agent);

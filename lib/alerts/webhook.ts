@@ -24,10 +24,37 @@ export function webhookRequest(
   alert: AlertDto,
   format = process.env.ALERT_WEBHOOK_FORMAT ?? "auto",
 ): { url: string; init: RequestInit } {
-  const { title, message } = alertText(alert);
+  return noticeRequest(url, { ...alertText(alert), payload: { alert } }, format);
+}
+
+/**
+ * A notice: `payload` rides along in the JSON form; `priority` (default high) and
+ * `tags` (default warning, swarmdeck) are ntfy's; `click` is a link to open
+ * (ntfy's Click header, `click` in the JSON).
+ */
+export type Notice = {
+  title: string;
+  message: string;
+  payload: Record<string, unknown>;
+  priority?: "default" | "high";
+  tags?: string[];
+  click?: string;
+};
+
+/** Any notice (an alert, a failing setup script, waiting work) in the configured format. */
+export function noticeRequest(
+  url: string,
+  { title, message, payload, priority = "high", tags = ["warning", "swarmdeck"], click }: Notice,
+  format = process.env.ALERT_WEBHOOK_FORMAT ?? "auto",
+): { url: string; init: RequestInit } {
   const resolved = format === "auto" ? (new URL(url).hostname.includes("ntfy") ? "ntfy" : "json") : format;
   // Header values must be ASCII (ntfy reads UTF-8 titles only when encoded; keep them plain).
-  const headers: Record<string, string> = { Title: title.replace(/[^\x20-\x7e]/g, "?"), Priority: "high", Tags: "warning,swarmdeck" };
+  const headers: Record<string, string> = {
+    Title: title.replace(/[^\x20-\x7e]/g, "?"),
+    Priority: priority,
+    Tags: tags.join(","),
+    ...(click ? { Click: click } : {}),
+  };
   if (resolved === "ntfy") {
     return { url, init: { method: "POST", headers: { ...headers, "content-type": "text/plain; charset=utf-8" }, body: message } };
   }
@@ -36,16 +63,23 @@ export function webhookRequest(
     init: {
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
-      body: JSON.stringify({ title, message, priority: 4, tags: ["warning", "swarmdeck"], alert }),
+      body: JSON.stringify({ title, message, priority: priority === "high" ? 4 : 3, tags, ...(click ? { click } : {}), ...payload }),
     },
   };
 }
 
 /** Sends the alert; a failed delivery is logged, never retried (the banner and the audit event remain). */
-export async function sendAlertWebhook(alert: AlertDto, url = process.env.ALERT_WEBHOOK_URL): Promise<boolean> {
-  if (!url) return false;
+export function sendAlertWebhook(alert: AlertDto, url = process.env.ALERT_WEBHOOK_URL): Promise<boolean> {
+  return url ? post(webhookRequest(url, alert)) : Promise.resolve(false);
+}
+
+/** Sends a notice that is not a failure-rate alert (e.g. a worker's failing setup script). */
+export function sendNoticeWebhook(notice: Notice, url = process.env.ALERT_WEBHOOK_URL): Promise<boolean> {
+  return url ? post(noticeRequest(url, notice)) : Promise.resolve(false);
+}
+
+async function post(request: { url: string; init: RequestInit }): Promise<boolean> {
   try {
-    const request = webhookRequest(url, alert);
     const response = await fetch(request.url, { ...request.init, signal: AbortSignal.timeout(10_000) });
     if (!response.ok) console.error(`[swarmdeck] alert webhook answered ${response.status}`);
     return response.ok;

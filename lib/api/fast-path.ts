@@ -1,4 +1,4 @@
-// The hot routes (the worker protocol's task loop, memory search), answered straight
+// The hot routes (the worker protocol's task loop, memory writes and search), answered straight
 // from node:http by the very same route handlers Next.js would call. Next's request
 // pipeline (routing, request/response wrapping, rendering machinery) costs 2–3 ms
 // of CPU per request, more than a claim and a finish together; a swarm polls all day. The production
@@ -8,6 +8,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { POST as operatorSearch } from "@/app/api/v1/memories/search/route";
+import { POST as workerRemember } from "@/app/api/worker/memories/route";
 import { POST as workerSearch } from "@/app/api/worker/memories/search/route";
 import { GET as poll } from "@/app/api/worker/poll/route";
 import { GET as bundle } from "@/app/api/worker/tasks/[id]/bundle/route";
@@ -15,8 +16,9 @@ import { POST as complete } from "@/app/api/worker/tasks/[id]/complete/route";
 import { POST as fail } from "@/app/api/worker/tasks/[id]/fail/route";
 import { POST as heartbeat } from "@/app/api/worker/tasks/[id]/heartbeat/route";
 import { POST as release } from "@/app/api/worker/tasks/[id]/release/route";
-import { MAX_BODY_BYTES } from "@/lib/contracts/common";
+import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES } from "@/lib/contracts/common";
 import { errorResponse, toApiError } from "@/lib/errors";
+import { attachBody } from "@/lib/http/read-body";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
 
 type Params = Record<string, string>;
@@ -30,6 +32,7 @@ const ROUTES: ReadonlyArray<{ method: string; path: string; handler: RouteHandle
   { method: "POST", path: "/api/worker/tasks/:id/fail", handler: fail },
   { method: "POST", path: "/api/worker/tasks/:id/release", handler: release },
   { method: "GET", path: "/api/worker/tasks/:id/bundle", handler: bundle },
+  { method: "POST", path: "/api/worker/memories", handler: workerRemember },
   { method: "POST", path: "/api/worker/memories/search", handler: workerSearch },
   { method: "POST", path: "/api/v1/memories/search", handler: operatorSearch },
 ];
@@ -74,13 +77,15 @@ export function serveFastPath(req: IncomingMessage, res: ServerResponse): boolea
 
 /**
  * The request body as bytes (cheaper than streaming it through web streams). The
- * handler still applies its own limit: a body declared too large is not read at
- * all, and one that turns out too large is cut one byte past the limit, so the
- * handler answers 413 exactly as it does under Next (and closes the connection).
+ * handler still applies its own limit: a body declared too large is handed over
+ * empty, and one that turns out too large is cut past the limit, so the handler
+ * answers 413 exactly as it does under Next (and closes the connection). Either is
+ * read to its end first, up to DRAIN_LIMIT_BYTES, so the client gets the answer.
  */
-function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
   const declared = Number(req.headers["content-length"] ?? "NaN");
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(new Uint8Array(0));
+  const declaredTooLarge = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+  if (declaredTooLarge && declared > DRAIN_LIMIT_BYTES) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -88,15 +93,14 @@ function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
       req.off("data", onData);
       req.off("end", done);
       req.off("error", reject);
-      resolve(new Uint8Array(Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1)));
+      if (size > DRAIN_LIMIT_BYTES) req.pause(); // the 413 answer closes the connection on the rest
+      resolve(declaredTooLarge ? new Uint8Array(0) : Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1));
     };
     const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
       size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        req.pause(); // the rest stays unread; the 413 answer closes the connection
-        done();
-      }
+      // Past the limit the bytes are read and dropped (see DRAIN_LIMIT_BYTES), so the client reads the 413.
+      if (size <= MAX_BODY_BYTES + chunk.byteLength && !declaredTooLarge) chunks.push(chunk);
+      if (size > DRAIN_LIMIT_BYTES) done();
     };
     req.on("data", onData);
     req.once("end", done);
@@ -119,12 +123,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, route: Match) {
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   // A plain Request: the route wrappers use only the standard API (NextRequest's
   // URL and cookie parsing cost more than the rest of a poll).
-  const request = new Request(new URL(req.url ?? "/", "http://localhost"), {
-    method: req.method,
-    headers,
-    body: hasBody ? await readBody(req) : undefined,
-    signal: hangUp?.signal,
-  });
+  const request = new Request(new URL(req.url ?? "/", "http://localhost"), { method: req.method, headers, signal: hangUp?.signal });
+  // The body goes to the handler as bytes beside the request (lib/http/read-body.ts), not as a web stream.
+  if (hasBody) attachBody(request, await readBody(req));
 
   let response: Response;
   try {

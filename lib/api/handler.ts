@@ -13,8 +13,11 @@ import {
   workerActor,
 } from "@/lib/auth/principal";
 import { hasRole } from "@/lib/auth/roles";
-import { MAX_BODY_BYTES, type UserRole } from "@/lib/contracts/common";
+import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES, type UserRole } from "@/lib/contracts/common";
 import { ApiError, errorResponse, toApiError } from "@/lib/errors";
+import { attachedBody } from "@/lib/http/read-body";
+import { assertJsonContentType, assertSameOrigin } from "@/lib/http/same-origin";
+import { findJsonProblem } from "@/lib/http/well-formed";
 
 type Params = Record<string, string>;
 type RouteContext = { params: Promise<Params> };
@@ -40,9 +43,28 @@ export function accepted(data: unknown): Response {
   return Response.json(data, { status: 202 });
 }
 
+/** Reads and drops the rest of an oversized body (up to DRAIN_LIMIT_BYTES) so the client gets the 413, not a reset. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
+  let size = read;
+  while (size <= DRAIN_LIMIT_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    size += value.byteLength;
+  }
+  await reader.cancel();
+}
+
 async function readBody(req: Request, limit: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit) {
+    if (req.body && !attachedBody(req) && declared <= DRAIN_LIMIT_BYTES) await drain(req.body.getReader(), 0);
+    throw tooLarge(limit);
+  }
+  const attached = attachedBody(req);
+  if (attached) {
+    if (attached.byteLength > limit) throw tooLarge(limit);
+    return Buffer.from(attached.buffer, attached.byteOffset, attached.byteLength).toString("utf8");
+  }
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -52,7 +74,7 @@ async function readBody(req: Request, limit: number): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await drain(reader, size);
       throw tooLarge(limit);
     }
     chunks.push(value);
@@ -64,11 +86,13 @@ function tooLarge(limit: number) {
   return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes`, { limit });
 }
 
-function tools(req: Request, params: Params): RequestTools {
+/** `jsonOnly`: the body must be declared JSON (a session-cookie request: see lib/http/same-origin.ts). */
+function tools(req: Request, params: Params, jsonOnly = false): RequestTools {
   return {
     req,
     params,
     async body(schema, limit = MAX_BODY_BYTES) {
+      if (jsonOnly) assertJsonContentType(req);
       const text = await readBody(req, limit);
       let json: unknown;
       try {
@@ -76,6 +100,8 @@ function tools(req: Request, params: Params): RequestTools {
       } catch {
         throw new ApiError("invalid_json", "The request body is not valid JSON");
       }
+      const problem = findJsonProblem(json);
+      if (problem) throw new ApiError("validation_failed", "The request is not valid", [problem]);
       return schema.parse(json);
     },
     query(schema) {
@@ -108,11 +134,14 @@ export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext)
   return (req: Request, context: RouteContext) =>
     run(req, async () => {
       const principal = await authenticateOperator(req);
+      // The session cookie authenticated this request: a change must come from our own pages.
+      const cookieAuthenticated = principal.kind === "user";
+      if (cookieAuthenticated) assertSameOrigin(req);
       if (!hasRole(principal.role, minRole)) {
         throw new ApiError("forbidden", `This needs the ${minRole} role; you are ${principal.role}`);
       }
       const params = (await context?.params) ?? {};
-      return handler({ ...tools(req, params), principal, actor: operatorActor(principal) });
+      return handler({ ...tools(req, params, cookieAuthenticated), principal, actor: operatorActor(principal) });
     });
 }
 
@@ -124,6 +153,19 @@ export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>) {
       const params = (await context?.params) ?? {};
       return handler({ ...tools(req, params), principal, actor: workerActor(principal) });
     });
+}
+
+/**
+ * A worker protocol route for lead agents only: the swarm-wide reads and the
+ * learnings. Any other agent's token gets 403 before the handler runs.
+ */
+export function leadRoute(what: string, handler: (ctx: WorkerContext) => Promise<unknown>) {
+  return workerRoute(async (ctx) => {
+    if (ctx.principal.agent.role !== "lead") {
+      throw new ApiError("forbidden", `Only a lead agent may ${what}; ${ctx.principal.agent.name} is a worker`);
+    }
+    return handler(ctx);
+  });
 }
 
 /** A route anyone may call (health). Errors still take the one shape. */

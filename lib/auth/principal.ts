@@ -8,8 +8,10 @@ import type { Actor } from "@/lib/audit/audit-log";
 import { authSecret } from "@/lib/config/secrets";
 import type { UserRole } from "@/lib/contracts/common";
 import { WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
-import { db, prepare, withSqlite } from "@/lib/db";
+import { prepare, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
+import { usesSecureCookies } from "./cookies";
+import { liveSession } from "./operator-sessions";
 import { isUserRole } from "./roles";
 import { hashToken } from "./secrets";
 
@@ -19,6 +21,8 @@ export type OperatorPrincipal = {
   email: string;
   role: UserRole;
   tokenId: string | null;
+  /** The browser session (OperatorSession) for kind "user". */
+  sessionId: string | null;
 };
 
 export type WorkerPrincipal = {
@@ -66,17 +70,21 @@ export async function authenticateOperator(req: Request): Promise<OperatorPrinci
     touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), () =>
       withSqlite((sqlite) => prepare(sqlite, "UPDATE ApiToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), row.id)),
     );
-    return { kind: "api_token", userId: row.userId, email: row.email, role: row.role, tokenId: row.id };
+    return { kind: "api_token", userId: row.userId, email: row.email, role: row.role, tokenId: row.id, sessionId: null };
   }
   // next-auth reads the session cookie through NextRequest's cookie API. A plain
   // Request (the fast path) gets a body-less NextRequest with its URL and headers:
   // wrapping the Request itself would take its body away from the handler.
   const withCookies = "cookies" in req ? (req as NextRequest) : new NextRequest(req.url, { headers: req.headers });
-  const session = await getToken({ req: withCookies, secret: authSecret() });
-  if (!session?.sub) throw new ApiError("unauthorized", "Sign in or send an operator API token");
-  const user = await db.user.findUnique({ where: { id: session.sub } });
-  if (!user || user.disabledAt || !isUserRole(user.role)) throw new ApiError("unauthorized", "Your session is no longer valid");
-  return { kind: "user", userId: user.id, email: user.email, role: user.role, tokenId: null };
+  const jwt = await getToken({ req: withCookies, secret: authSecret(), secureCookie: usesSecureCookies(req) });
+  if (!jwt?.sub) throw new ApiError("unauthorized", "Sign in or send an operator API token");
+  // The cookie is only a pointer: the server-side record decides whether the session still lives.
+  const session = typeof jwt.sid === "string" ? await liveSession(jwt.sid) : null;
+  const user = session?.userId === jwt.sub ? session.user : null;
+  if (!session || !user || user.disabledAt || !isUserRole(user.role)) {
+    throw new ApiError("unauthorized", "Your session has ended; sign in again");
+  }
+  return { kind: "user", userId: user.id, email: user.email, role: user.role, tokenId: null, sessionId: session.id };
 }
 
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { agentNameSchema, agentRoleSchema, securityProfileSchema } from "./common";
 
-export const createAgentBodySchema = z.strictObject({
+const agentFieldsSchema = z.strictObject({
   name: agentNameSchema,
   displayName: z.string().trim().max(80).optional(),
   description: z.string().max(2000).optional(),
@@ -10,9 +10,17 @@ export const createAgentBodySchema = z.strictObject({
   capabilities: z.array(z.string().trim().min(1).max(64)).max(64).optional(),
   maxConcurrentTasks: z.number().int().min(1).max(32).optional(),
 });
-export type CreateAgentBody = z.infer<typeof createAgentBodySchema>;
 
-export const updateAgentBodySchema = createAgentBodySchema.partial();
+/**
+ * How a new agent gets its identity: `templates` (SOUL, IDENTITY, USER... from the
+ * default templates) or `bootstrap` (no SOUL, IDENTITY or USER: its first task runs
+ * the BOOTSTRAP.md ritual, in which it writes them itself).
+ */
+export const IDENTITY_STARTS = ["templates", "bootstrap"] as const;
+export const createAgentBodySchema = agentFieldsSchema.extend({ identityStart: z.enum(IDENTITY_STARTS).default("templates") });
+export type CreateAgentBody = z.input<typeof createAgentBodySchema>;
+
+export const updateAgentBodySchema = agentFieldsSchema.partial();
 export type UpdateAgentBody = z.infer<typeof updateAgentBodySchema>;
 
 export const agentStatusSchema = z.enum(["idle", "busy", "offline"]);
@@ -32,6 +40,10 @@ export const agentSchema = z.object({
   workerVersion: z.string().nullable(),
   workerHostname: z.string().nullable(),
   harness: z.string().nullable(),
+  /** The worker's last run of the setup script (null: never reported). */
+  setup: z
+    .object({ status: z.enum(["ok", "failed"]), output: z.string(), hash: z.string().nullable(), at: z.string().nullable() })
+    .nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -36,3 +36,9 @@ export type ApiErrorBody = { error: { code: string; message: string; details?: u
 
 /** Maximum request body the API accepts (413 beyond), documented in the README. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How much of an oversized body the server still reads (and throws away) before it
+ * answers 413: a client that is still sending when the answer comes would otherwise
+ * get a reset (EPIPE) instead of the answer. Past this much, the connection is cut.
+ */
+export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;

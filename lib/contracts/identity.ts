@@ -71,9 +71,11 @@ export const VERSION_SOURCES = [
 ] as const;
 export type VersionSource = (typeof VERSION_SOURCES)[number];
 
-export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "superseded", "conflict"] as const;
+/** `refused`: the agent's profile refused it (paranoid); the text is kept for the agent and the operators to see. */
+export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "refused", "superseded", "conflict"] as const;
 export const proposalStatusSchema = z.enum(PROPOSAL_STATUSES);
 
+/** `user_request`: an explicit request, i.e. the write came from a claimed task carrying an operator's grant for the kind. */
 export const TRIGGERS = ["agent", "user_request"] as const;
 export const triggerSchema = z.enum(TRIGGERS);
 export type Trigger = z.infer<typeof triggerSchema>;
@@ -90,13 +92,18 @@ export const workerPutIdentityBodySchema = z.strictObject({
   content: contentSchema,
   baseVersionId: z.string().max(64).nullable(),
   reason: z.string().trim().min(1, "a reason is required").max(1000),
-  trigger: triggerSchema,
+  /**
+   * Ignored (accepted so that older workers keep working): the agent cannot declare
+   * an explicit request; the task's grant decides (lib/identity/rules.ts).
+   */
+  trigger: triggerSchema.optional(),
   /**
    * "write" (default) applies what the agent's profile allows; "propose" always
    * queues a proposal for an operator (`swarm identity propose`, and the worker's
    * retry of a 409 so that the agent's text is never lost).
    */
   mode: z.enum(["write", "propose"]).default("write"),
+  /** The claimed task the write comes from; only its grant can make the write an explicit request. */
   taskId: z.string().max(64).optional(),
 });
 export type WorkerPutIdentityBody = z.infer<typeof workerPutIdentityBodySchema>;
@@ -216,3 +223,28 @@ export const promptPreviewSchema = z.object({
   capChars: z.number(),
 });
 export type PromptPreviewDto = z.infer<typeof promptPreviewSchema>;
+
+/**
+ * An operator's (or the profile's) decision on one of the agent's proposals, as the
+ * agent hears it: in its next task bundle and from `swarm identity proposals`.
+ */
+export const agentDecisionSchema = z.object({
+  proposalId: z.string(),
+  kind: identityKindSchema,
+  path: z.string(),
+  status: proposalStatusSchema,
+  /** Approved with the reviewer's edits: appliedContent differs from what the agent proposed. */
+  edited: z.boolean(),
+  reason: z.string(),
+  /** The reviewer's note (required on a rejection), or why the profile refused it. */
+  note: z.string().nullable(),
+  proposedContent: z.string(),
+  /** The text that became the file's version (approved only). */
+  appliedContent: z.string().nullable(),
+  resultVersionId: z.string().nullable(),
+  taskId: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type AgentDecision = z.infer<typeof agentDecisionSchema>;
+export const agentProposalsResponseSchema = z.object({ proposals: z.array(agentDecisionSchema) });

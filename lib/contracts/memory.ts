@@ -117,6 +117,8 @@ export const memoryHealthSchema = z.object({
   days: z.number(),
   threshold: z.number(),
   provider: z.object({ configured: z.boolean(), embeddingModel: z.string().nullable(), summaryModel: z.string().nullable() }),
+  /** The embedder that answers searches now: the provider, the embedded default (local word vectors), or none (keyword only). */
+  embedder: z.object({ kind: z.enum(["provider", "local", "none"]), model: z.string().nullable() }),
   totals: z.object({
     memories: z.number(),
     embedded: z.number(),

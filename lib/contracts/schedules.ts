@@ -8,11 +8,18 @@ const tagSchema = z
   .max(40)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'");
 
+export const SCHEDULE_TARGET_KINDS = ["agent", "leads", "all", "role", "tag", "pool"] as const;
+export const scheduleTargetKindSchema = z.enum(SCHEDULE_TARGET_KINDS);
+
 const fields = {
   name: z.string().trim().min(1, "a name is required").max(120),
   cron: z.string().trim().min(1, "a cron expression is required").max(120),
   timezone: z.string().trim().min(1).max(64).default("UTC"),
   enabled: z.boolean().default(false),
+  /** Who gets a task: one agent (agentId), the lead(s), every agent, a role or a tag (targetValue), or the pool. Default: agent when agentId is given, else pool. */
+  targetKind: scheduleTargetKindSchema.optional(),
+  /** The role (lead, worker) or the capability tag. */
+  targetValue: z.string().trim().max(64).nullish(),
   agentId: z.string().max(64).nullish(),
   taskTitle: z.string().trim().min(1, "a task title is required").max(200),
   taskDescription: z
@@ -39,6 +46,8 @@ export const patchScheduleBodySchema = z
     cron: fields.cron,
     timezone: z.string().trim().min(1).max(64),
     enabled: z.boolean(),
+    targetKind: scheduleTargetKindSchema,
+    targetValue: fields.targetValue,
     agentId: fields.agentId,
     taskTitle: fields.taskTitle,
     taskDescription: z.string().max(64 * 1024),
@@ -55,14 +64,34 @@ export const cronPreviewQuerySchema = z.object({
   timezone: z.string().max(64).default("UTC"),
 });
 
+export const scheduleRunTaskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  agentId: z.string().nullable(),
+  agentName: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  failureReason: z.string().nullable(),
+});
+
 export const scheduleRunSchema = z.object({
   id: z.string(),
   scheduledFor: z.string(),
   firedAt: z.string(),
   trigger: z.enum(["cron", "manual"]),
+  /** The first task (older runs had one). */
   taskId: z.string().nullable(),
+  tasks: z.array(scheduleRunTaskSchema),
+  skips: z.array(z.object({ agentId: z.string().nullable(), agentName: z.string().nullable(), reason: z.string() })),
+  /** created: every target got a task; partial: some were skipped; skipped: none got one; failed. */
   status: z.string(),
   error: z.string().nullable(),
+});
+
+export const scheduleRunsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** The id of the last run of the previous page (newest first). */
+  cursor: z.string().max(64).optional(),
 });
 
 export const scheduleSchema = z.object({
@@ -73,6 +102,10 @@ export const scheduleSchema = z.object({
   cronDescription: z.string().nullable(),
   timezone: z.string(),
   enabled: z.boolean(),
+  targetKind: scheduleTargetKindSchema,
+  targetValue: z.string().nullable(),
+  /** "for the lead(s)", "for every agent tagged frontend", ... */
+  targetDescription: z.string(),
   agentId: z.string().nullable(),
   agentName: z.string().nullable(),
   taskTitle: z.string(),
@@ -83,8 +116,15 @@ export const scheduleSchema = z.object({
   lastRunAt: z.string().nullable(),
   nextRunAt: z.string().nullable(),
   lastTaskId: z.string().nullable(),
+  /** The last run's outcome, for the list ("created", "partial", "skipped", "failed"). */
+  lastRunStatus: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type ScheduleDto = z.infer<typeof scheduleSchema>;
 export type ScheduleRunDto = z.infer<typeof scheduleRunSchema>;
+
+export const installTemplatesBodySchema = z.strictObject({
+  keys: z.array(z.string().trim().min(1).max(64)).min(1, "name at least one template").max(20),
+  enabled: z.boolean().default(true),
+});

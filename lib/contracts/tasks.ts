@@ -1,5 +1,6 @@
-// Tasks: the operator API and the worker protocol's task calls (DESIGN.md).
+// Tasks: the operator API and the worker protocol's task calls (docs/architecture.md).
 import { z } from "zod";
+import { agentDecisionSchema } from "./identity";
 
 export const TASK_STATUSES = ["unassigned", "offered", "pending", "in_progress", "completed", "failed", "cancelled"] as const;
 export const taskStatusSchema = z.enum(TASK_STATUSES);
@@ -12,6 +13,13 @@ const tagSchema = z
   .min(1)
   .max(40)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'");
+
+/** Identity kinds an operator may let a task's agent change directly (each has its rule in lib/identity/rules.ts). */
+export const GRANTABLE_KINDS = ["SOUL", "IDENTITY", "USER", "CLAUDE", "SETUP_SCRIPT", "TOOLS", "HEARTBEAT"] as const;
+export const identityGrantSchema = z
+  .array(z.enum(GRANTABLE_KINDS, { message: `grantable kinds: ${GRANTABLE_KINDS.join(", ")} (AGENT, CAPABILITIES and BOOTSTRAP never)` }))
+  .max(GRANTABLE_KINDS.length)
+  .transform((kinds) => [...new Set(kinds)]);
 
 /** Most output a task keeps (the worker bounds what it sends to this). */
 export const MAX_TASK_OUTPUT_CHARS = 256 * 1024;
@@ -33,6 +41,14 @@ export const createTaskBodySchema = z.strictObject({
   priority: z.number().int().min(-100).max(100).default(0),
   agentId: z.string().max(64).nullish(),
   parentTaskId: z.string().max(64).nullish(),
+  /** The task's own time limit (minutes); the worker stops the agent after it. Unset: the agent's capabilities, else the worker's default. */
+  timeLimitMinutes: z
+    .number()
+    .min(0.05, "at least 0.05 (3 seconds)")
+    .max(7 * 24 * 60, "at most 10080 (a week)")
+    .nullish(),
+  /** An explicit request: the agent may change these identity files directly while it runs this task. */
+  identityGrant: identityGrantSchema.default([]),
 });
 export type CreateTaskBody = z.infer<typeof createTaskBodySchema>;
 
@@ -54,6 +70,7 @@ export const patchTaskBodySchema = z.discriminatedUnion("action", [
   z.strictObject({ action: z.literal("reassign"), agentId: z.string().min(1).max(64) }),
   z.strictObject({ action: z.literal("unassign") }),
   z.strictObject({ action: z.literal("retry") }),
+  z.strictObject({ action: z.literal("grant"), identityGrant: identityGrantSchema }),
 ]);
 export type PatchTaskBody = z.infer<typeof patchTaskBodySchema>;
 
@@ -69,6 +86,16 @@ export const taskSchema = z.object({
   agentName: z.string().nullable(),
   parentTaskId: z.string().nullable(),
   attempts: z.number(),
+  // Optional on the wire so that a worker and an app of different versions still understand each other.
+  /** Attempts allowed (claims that end in a give-back or a stall count); the last one fails the task. */
+  maxAttempts: z.number().optional(),
+  /** After a give-back: the agent that gave it back waits until then before it gets it again. */
+  retryAt: z.string().nullable().optional(),
+  /** The task's own time limit; null: the agent's capabilities.yaml max_task_minutes, else the worker's default. */
+  timeLimitMinutes: z.number().nullable().optional(),
+  /** The agent's last sign of life (output, tool use, file change) as its worker reported it. */
+  lastActivityAt: z.string().nullable().optional(),
+  lastActivity: z.string().nullable().optional(),
   claimedAt: z.string().nullable(),
   heartbeatAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
@@ -76,6 +103,8 @@ export const taskSchema = z.object({
   output: z.string().nullable(),
   summary: z.string().nullable(),
   failureReason: z.string().nullable(),
+  /** Identity kinds the task's agent may change directly (an operator's grant, or the bootstrap ritual's). */
+  identityGrant: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -119,12 +148,29 @@ export const bundleResponseSchema = z.object({
   systemPrompt: z.string(),
   taskPrompt: z.string(),
   memories: z.array(bundleMemorySchema),
+  /** Decisions on the agent's proposals since its previous task (also summed up in taskPrompt). */
+  decisions: z.array(agentDecisionSchema).default([]),
 });
 export type Bundle = z.infer<typeof bundleResponseSchema>;
 
-export const heartbeatBodySchema = z.strictObject({ progress: z.string().max(4000).optional() });
+export const heartbeatBodySchema = z.strictObject({
+  progress: z.string().max(4000).optional(),
+  /** The agent's last sign of life the worker saw (output, tool use, file change): shown on the task (an extension of the protocol). */
+  lastActivity: z.strictObject({ at: z.iso.datetime(), what: z.string().trim().min(1).max(300) }).optional(),
+});
 /** `cancelled` is true when the worker must stop: the task was cancelled, or taken back (stall, operator). */
 export const heartbeatResponseSchema = z.object({ cancelled: z.boolean(), status: taskStatusSchema });
+
+/**
+ * The session the task's summary (reference 001, P4) is made from: Claude Code's own
+ * session transcript, or another agent's captured output (an extension of the
+ * complete and fail bodies; never stored as such, only what the summary model makes of it).
+ */
+export const sessionTranscriptSchema = z.strictObject({
+  source: z.enum(["claude_transcript", "output"]),
+  transcript: z.string().max(64 * 1024),
+});
+export type SessionTranscriptBody = z.infer<typeof sessionTranscriptSchema>;
 
 export const completeBodySchema = z.strictObject({
   output: z.string().max(MAX_TASK_OUTPUT_CHARS),
@@ -132,6 +178,7 @@ export const completeBodySchema = z.strictObject({
     .string()
     .max(16 * 1024)
     .optional(),
+  session: sessionTranscriptSchema.optional(),
 });
 export const failBodySchema = z.strictObject({
   failureReason: z
@@ -140,6 +187,7 @@ export const failBodySchema = z.strictObject({
     .min(1, "a failure reason is required")
     .max(16 * 1024),
   output: z.string().max(MAX_TASK_OUTPUT_CHARS).optional(),
+  session: sessionTranscriptSchema.optional(),
 });
 /** Gives a claimed task back (the worker is stopping): to its agent or the pool, attempt + 1. */
 export const releaseBodySchema = z.strictObject({ reason: z.string().trim().min(1).max(4000) });

@@ -54,7 +54,7 @@ async function versions(agentId: string, kind: string) {
 }
 
 describe("bootstrap", () => {
-  it("retires BOOTSTRAP.md at the first prompt once SOUL and IDENTITY exist, as a deletion version", async () => {
+  it("an agent started from templates has no BOOTSTRAP.md and never runs the ritual", async () => {
     const agent = await newAgent();
     const first = await m.prompt.buildSystemPrompt({ agentId: agent.id });
     expect(first.bootstrap).toBe(false);
@@ -62,19 +62,25 @@ describe("bootstrap", () => {
     expect(first.systemPrompt).not.toContain("You only get born once");
     const soul = await versions(agent.id, "SOUL");
     expect(first.soulVersionId).toBe(soul[0]?.id);
-    const boot = await versions(agent.id, "BOOTSTRAP");
-    expect(boot.map((v) => [v.number, v.deleted, v.source])).toEqual([
-      [1, false, "template"],
-      [2, true, "bootstrap"],
-    ]);
-    expect(boot[0]?.content).toContain("You only get born once");
-    // Idempotent: a second prompt adds nothing.
-    await m.prompt.buildSystemPrompt({ agentId: agent.id });
-    expect(await versions(agent.id, "BOOTSTRAP")).toHaveLength(2);
+    expect(await versions(agent.id, "BOOTSTRAP")).toEqual([]);
     expect((await m.workspace.getWorkspaceFiles({ agentId: agent.id })).map((f) => f.path)).not.toContain("BOOTSTRAP.md");
   });
 
-  it("re-bootstrap makes BOOTSTRAP.md the whole prompt; writing SOUL then IDENTITY retires it", async () => {
+  it("an agent that bootstraps itself starts with BOOTSTRAP.md and no SOUL, IDENTITY or USER: its prompt is the ritual under AGENT.md", async () => {
+    counter += 1;
+    const agent = await m.agents.createAgent({
+      input: { name: `unit-agent-${counter}`, identityStart: "bootstrap" },
+      actor: m.audit.SYSTEM_ACTOR,
+    });
+    for (const kind of ["SOUL", "IDENTITY", "USER"]) expect(await versions(agent.id, kind)).toEqual([]);
+    expect((await versions(agent.id, "BOOTSTRAP"))[0]?.content).toContain("You only get born once");
+    const built = await m.prompt.buildSystemPrompt({ agentId: agent.id });
+    expect(built.bootstrap).toBe(true);
+    expect(built.systemPrompt.startsWith("# AGENT.md")).toBe(true);
+    expect(built.systemPrompt).toContain("You only get born once");
+  });
+
+  it("re-bootstrap puts the ritual under AGENT.md's rules; it ends (BOOTSTRAP.md retired) once SOUL and IDENTITY both exist", async () => {
     const agent = await newAgent();
     await m.prompt.buildSystemPrompt({ agentId: agent.id });
     const soulBefore = await versions(agent.id, "SOUL");
@@ -83,8 +89,8 @@ describe("bootstrap", () => {
 
     const reborn = await m.prompt.buildSystemPrompt({ agentId: agent.id });
     expect(reborn).toMatchObject({ bootstrap: true, soulVersionId: null });
-    expect(reborn.systemPrompt.startsWith("# Bootstrap")).toBe(true);
-    expect(reborn.systemPrompt).not.toContain("How You Are Built");
+    expect(reborn.systemPrompt.startsWith("# AGENT.md")).toBe(true);
+    expect(reborn.systemPrompt).toContain("You only get born once");
 
     const soulFile = await m.db.db.identityFile.findUniqueOrThrow({ where: { agentId_kind: { agentId: agent.id, kind: "SOUL" } } });
     await m.writes.writeIdentityAsOperator({
@@ -97,8 +103,8 @@ describe("bootstrap", () => {
       actor: m.audit.SYSTEM_ACTOR,
     });
     const halfway = await m.prompt.buildSystemPrompt({ agentId: agent.id });
-    expect(halfway.bootstrap).toBe(false);
-    expect(halfway.systemPrompt).toContain('"Assistant"');
+    expect(halfway.bootstrap).toBe(true);
+    expect(halfway.systemPrompt).toContain("new me");
     expect((await versions(agent.id, "BOOTSTRAP")).at(-1)?.deleted).toBe(false);
 
     const identityFile = await m.db.db.identityFile.findUniqueOrThrow({ where: { agentId_kind: { agentId: agent.id, kind: "IDENTITY" } } });
@@ -124,7 +130,7 @@ describe("bootstrap", () => {
 
   it("restores the default BOOTSTRAP.md when there is neither SOUL nor BOOTSTRAP (reference 002)", async () => {
     const agent = await newAgent();
-    await m.prompt.buildSystemPrompt({ agentId: agent.id }); // retires BOOTSTRAP
+    await m.prompt.buildSystemPrompt({ agentId: agent.id });
     await m.db.db.$transaction(async (tx) => {
       const soul = await tx.identityFile.findUniqueOrThrow({
         where: { agentId_kind: { agentId: agent.id, kind: "SOUL" } },
@@ -136,11 +142,11 @@ describe("bootstrap", () => {
     const preview = await m.prompt.previewSystemPrompt({ agentId: agent.id });
     expect(preview.bootstrap).toBe(true);
     expect(preview.notes.join(" ")).toContain("default template will be restored");
-    expect((await versions(agent.id, "BOOTSTRAP")).at(-1)?.deleted).toBe(true);
+    expect(await versions(agent.id, "BOOTSTRAP")).toEqual([]);
     const built = await m.prompt.buildSystemPrompt({ agentId: agent.id });
     expect(built.bootstrap).toBe(true);
     expect(built.systemPrompt).toContain("You only get born once");
-    expect((await versions(agent.id, "BOOTSTRAP")).at(-1)).toMatchObject({ deleted: false, source: "bootstrap", number: 3 });
+    expect((await versions(agent.id, "BOOTSTRAP")).at(-1)).toMatchObject({ deleted: false, source: "bootstrap", number: 1 });
   });
 
   it("cuts an oversized file in the assembled prompt at SWARMDECK_PROMPT_FILE_CAP_CHARS", async () => {

@@ -7,6 +7,7 @@ import { type Actor, appendAudit, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "@/lib/contracts/identity";
 import { db, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
+import { BOOTSTRAP_GRANT } from "./rules";
 import { renderTemplate } from "./templates";
 import { type Author, appendVersion, ensureFile, isLive } from "./versions";
 
@@ -92,5 +93,39 @@ export async function rebootstrapAgent({ agentId, actor, author }: { agentId: st
       data: { erased, bootstrapVersionId: bootstrapFile.currentVersionId },
     });
     return { erased, bootstrapVersionId: bootstrapVersionId ?? bootstrapFile.currentVersionId };
+  });
+}
+
+/**
+ * The ritual's writes are an explicit request (the operator chose "let it bootstrap
+ * itself"): the task that runs it is granted SOUL, IDENTITY and USER, on its
+ * timeline and in the audit like an operator's grant. Returns the task's grant.
+ */
+export async function grantBootstrapRitual({ taskId, agentId }: { taskId: string; agentId: string }): Promise<string[]> {
+  return db.$transaction(async (tx) => {
+    const task = await tx.task.findFirst({ where: { id: taskId, agentId }, select: { identityGrant: true } });
+    if (!task) throw notFound("Task");
+    const from = JSON.parse(task.identityGrant) as string[];
+    const to = [...new Set([...from, ...BOOTSTRAP_GRANT])];
+    if (to.length === from.length) return from;
+    await tx.task.update({ where: { id: taskId }, data: { identityGrant: JSON.stringify(to) } });
+    await tx.taskEvent.create({
+      data: {
+        taskId,
+        type: "grant",
+        message: `Bootstrap ritual: identity rights granted for ${BOOTSTRAP_GRANT.join(", ")}`,
+        data: JSON.stringify({ from, to, by: "bootstrap" }),
+        actorType: "system",
+      },
+    });
+    await appendAudit(tx, {
+      actor: SYSTEM_ACTOR,
+      action: "task.identity_granted",
+      targetType: "task",
+      targetId: taskId,
+      agentId,
+      data: { from, to, by: "bootstrap" },
+    });
+    return to;
   });
 }

@@ -35,13 +35,25 @@ describe("assemblePrompt", () => {
     expect(systemPrompt).toMatch(/NOT part of this\s+prompt/);
   });
 
-  it("is bootstrap mode with BOOTSTRAP.md as the whole prompt when there is no SOUL", () => {
-    const result = assemblePrompt({ files: { ...files, SOUL: null }, cap: 32_000 });
-    expect(result).toEqual({ systemPrompt: "# Bootstrap ritual", bootstrap: true, truncated: [] });
+  it("is bootstrap mode with no SOUL: AGENT.md's rules first, then the ritual (issue 12)", () => {
+    const result = assemblePrompt({ files: { ...files, SOUL: null, IDENTITY: null, USER: null }, cap: 32_000 });
+    expect(result.bootstrap).toBe(true);
+    const agentAt = result.systemPrompt.indexOf(files.AGENT as string);
+    const ritualAt = result.systemPrompt.indexOf("# Bootstrap ritual");
+    expect(agentAt).toBe(0);
+    expect(ritualAt).toBeGreaterThan(agentAt);
+    expect(result.systemPrompt).toContain("How You Are Built");
+  });
+
+  it("stays in bootstrap mode until SOUL and IDENTITY both exist", () => {
+    const halfway = assemblePrompt({ files: { ...files, IDENTITY: null }, cap: 32_000 });
+    expect(halfway.bootstrap).toBe(true);
+    expect(halfway.systemPrompt).toContain(files.SOUL as string);
+    expect(assemblePrompt({ files: { ...files, BOOTSTRAP: null }, cap: 32_000 }).bootstrap).toBe(false);
   });
 
   it("falls back to the name Assistant when IDENTITY.md is missing", () => {
-    expect(assemblePrompt({ files: { ...files, IDENTITY: null }, cap: 32_000 }).systemPrompt).toContain('"Assistant"');
+    expect(assemblePrompt({ files: { ...files, IDENTITY: null, BOOTSTRAP: null }, cap: 32_000 }).systemPrompt).toContain('"Assistant"');
   });
 
   it("cuts each file at the cap with a visible marker, and reports which", () => {

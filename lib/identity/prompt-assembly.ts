@@ -1,6 +1,7 @@
-// Pure system-prompt assembly (DESIGN.md "Identity rules"): AGENT, SOUL, IDENTITY,
+// Pure system-prompt assembly (docs/architecture.md "Identity rules"): AGENT, SOUL, IDENTITY,
 // USER, capabilities, then the base sections. Each injected file is cut at a cap
-// with a visible marker. TOOLS.md is never injected. No SOUL → bootstrap mode.
+// with a visible marker. TOOLS.md is never injected. Bootstrap mode: AGENT.md, then
+// BOOTSTRAP.md, then whatever of SOUL/IDENTITY/USER the ritual wrote so far.
 import { BASE_SECTIONS } from "./base-prompt";
 
 /** Default per-file cap: about 8,000 tokens at ~4 characters a token. */
@@ -45,18 +46,25 @@ export function assemblePrompt({ files, cap }: { files: PromptSources; cap: numb
     if (result.truncated) truncated.push(name);
     return result.text;
   };
-  if (files.SOUL === null) {
-    const bootstrap = files.BOOTSTRAP ?? "";
-    return { systemPrompt: capped("BOOTSTRAP.md", bootstrap).trim(), bootstrap: true, truncated };
-  }
+  // Bootstrap mode (reference 002) until SOUL and IDENTITY both exist. AGENT.md's rules
+  // stay in force during the ritual: they come first, then the ritual itself.
+  const bootstrap = files.SOUL === null || (files.BOOTSTRAP !== null && files.IDENTITY === null);
   const parts: string[] = [];
   if (files.AGENT?.trim()) parts.push(capped("AGENT.md", files.AGENT.trim()));
-  parts.push(capped("SOUL.md", files.SOUL.trim()));
-  parts.push(
-    files.IDENTITY?.trim()
-      ? capped("IDENTITY.md", files.IDENTITY.trim())
-      : '# IDENTITY\n\nNo IDENTITY.md yet: present yourself as "Assistant", no emoji.',
-  );
+  if (bootstrap) {
+    parts.push(`# Bootstrap (BOOTSTRAP.md): your first task\n\n${capped("BOOTSTRAP.md", (files.BOOTSTRAP ?? "").trim())}`);
+    parts.push(
+      "This task is your bootstrap ritual: it ends when SOUL.md and IDENTITY.md both exist. Your writes of SOUL.md, IDENTITY.md and USER.md during it are applied directly (an operator chose to let you bootstrap yourself).",
+    );
+  }
+  if (files.SOUL?.trim()) parts.push(capped("SOUL.md", files.SOUL.trim()));
+  if (!bootstrap) {
+    parts.push(
+      files.IDENTITY?.trim()
+        ? capped("IDENTITY.md", files.IDENTITY.trim())
+        : '# IDENTITY\n\nNo IDENTITY.md yet: present yourself as "Assistant", no emoji.',
+    );
+  } else if (files.IDENTITY?.trim()) parts.push(capped("IDENTITY.md", files.IDENTITY.trim()));
   if (files.USER?.trim()) parts.push(capped("USER.md", files.USER.trim()));
   if (files.CAPABILITIES?.trim()) {
     parts.push(
@@ -64,5 +72,5 @@ export function assemblePrompt({ files, cap }: { files: PromptSources; cap: numb
     );
   }
   parts.push(...BASE_SECTIONS);
-  return { systemPrompt: parts.join("\n\n---\n\n"), bootstrap: false, truncated };
+  return { systemPrompt: parts.join("\n\n---\n\n"), bootstrap, truncated };
 }

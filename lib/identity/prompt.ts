@@ -1,4 +1,4 @@
-// System prompt assembly (DESIGN.md "Identity rules") from the agent's current
+// System prompt assembly (docs/architecture.md "Identity rules") from the agent's current
 // identity versions. `buildSystemPrompt` is what a task runs with and does the
 // bootstrap bookkeeping (retire BOOTSTRAP.md, or restore it when SOUL is gone);
 // `previewSystemPrompt` shows the same text without changing anything.
@@ -61,10 +61,12 @@ export async function previewSystemPrompt({ agentId }: { agentId: string }): Pro
     notes.push("SOUL.md and IDENTITY.md exist: BOOTSTRAP.md will be retired when the next task starts.");
     sources.BOOTSTRAP = null;
   }
-  if (sources.SOUL === null) {
-    notes.push("No SOUL.md: the agent is in bootstrap mode and BOOTSTRAP.md is its whole system prompt.");
+  if (sources.SOUL === null || (sources.BOOTSTRAP !== null && sources.IDENTITY === null)) {
+    notes.push(
+      "Bootstrap mode: the next task runs the BOOTSTRAP.md ritual under AGENT.md's rules, with the right to write SOUL.md, IDENTITY.md and USER.md; it ends once SOUL.md and IDENTITY.md both exist.",
+    );
     if (sources.BOOTSTRAP === null) {
-      notes.push("BOOTSTRAP.md is missing too: the default template will be restored when the next task starts.");
+      notes.push("BOOTSTRAP.md is missing: the default template will be restored when the next task starts.");
       sources.BOOTSTRAP = renderTemplate("BOOTSTRAP", agent);
     }
   }

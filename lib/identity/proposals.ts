@@ -20,19 +20,17 @@ import { type Author, appendVersion, assertIdentitySize, checkBase, type FileWit
 
 const OPEN = ["pending", "conflict"];
 
-export async function createProposal(
-  tx: Tx,
-  args: {
-    file: FileWithCurrent;
-    agentId: string;
-    baseVersionId: string | null;
-    content: string;
-    reason: string;
-    trigger: Trigger;
-    taskId: string | null;
-    actor: Actor;
-  },
-): Promise<IdentityProposal> {
+/** What an agent asked to change in one identity file. */
+interface ProposedChange {
+  file: FileWithCurrent;
+  agentId: string;
+  baseVersionId: string | null;
+  content: string;
+  reason: string;
+  taskId: string | null;
+}
+
+export async function createProposal(tx: Tx, args: ProposedChange & { trigger: Trigger; actor: Actor }): Promise<IdentityProposal> {
   const { file } = args;
   const check = await checkBase(tx, file, args.baseVersionId, args.content);
   const proposal = await tx.identityProposal.create({
@@ -76,6 +74,25 @@ export async function createProposal(
     },
   });
   return proposal;
+}
+
+/** A change the agent's profile refused: kept, decided at once, so the agent and the operators can read what it wanted. */
+export async function recordRefusedProposal(tx: Tx, args: ProposedChange & { note: string }): Promise<IdentityProposal> {
+  return tx.identityProposal.create({
+    data: {
+      agentId: args.agentId,
+      fileId: args.file.id,
+      kind: args.file.kind,
+      baseVersionId: args.baseVersionId,
+      proposedContent: args.content,
+      reason: args.reason,
+      trigger: "agent",
+      status: "refused",
+      reviewNote: args.note,
+      decidedAt: new Date(),
+      taskId: args.taskId,
+    },
+  });
 }
 
 type ProposalRow = IdentityProposal & {

@@ -1,63 +1,104 @@
+// The table of reference 002 and issue 12, written out cell by cell as literals:
+// nothing here is computed from rules.ts, so a wrong rule there fails here.
 import { describe, expect, it } from "vitest";
-import { SECURITY_PROFILES } from "@/lib/contracts/common";
-import { IDENTITY_KINDS, type IdentityKind, TRIGGERS } from "@/lib/contracts/identity";
-import { decideWrite, type WriteDecision, type WriteMode, type WriterKind } from "./rules";
+import { IDENTITY_KINDS } from "@/lib/contracts/identity";
+import { decideWrite } from "./rules";
 
-const LOCKED: IdentityKind[] = ["AGENT", "CAPABILITIES", "BOOTSTRAP"];
-const GATED: IdentityKind[] = ["SOUL", "IDENTITY", "USER"];
-const FREE: IdentityKind[] = ["TOOLS", "CLAUDE", "HEARTBEAT", "SETUP_SCRIPT"];
+type Cell = "apply" | "propose" | "profile_forbids" | "locked";
+type Row = { paranoid: Cell; standard: Cell; power: Cell };
 
-/** The table of DESIGN.md "Identity rules", written out independently of rules.ts. */
-function expected(
-  kind: IdentityKind,
-  writer: WriterKind,
-  profile: string,
-  trigger: string,
-  mode: WriteMode,
-): WriteDecision["outcome"] | "locked" | "profile_forbids" {
-  if (writer === "operator") return "apply";
-  if (LOCKED.includes(kind)) return "locked";
-  if (FREE.includes(kind)) return mode === "propose" ? "propose" : "apply";
-  if (trigger === "agent" && profile === "paranoid") return "profile_forbids";
-  if (mode === "propose") return "propose";
-  if (trigger === "user_request") return "apply";
-  return profile === "power" ? "apply" : "propose";
-}
+// Agent-proposed (no grant), `swarm identity write` or an edited file.
+const AGENT_WRITE: Record<string, Row> = {
+  SOUL: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  IDENTITY: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  USER: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  CLAUDE: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  SETUP_SCRIPT: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  TOOLS: { paranoid: "propose", standard: "apply", power: "apply" },
+  HEARTBEAT: { paranoid: "propose", standard: "apply", power: "apply" },
+  AGENT: { paranoid: "locked", standard: "locked", power: "locked" },
+  CAPABILITIES: { paranoid: "locked", standard: "locked", power: "locked" },
+  BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
+};
+// Agent-proposed, `swarm identity propose`: power makes it a write; paranoid refuses what it refuses.
+const AGENT_PROPOSE: Record<string, Row> = {
+  SOUL: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  IDENTITY: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  USER: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  CLAUDE: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  SETUP_SCRIPT: { paranoid: "profile_forbids", standard: "propose", power: "apply" },
+  TOOLS: { paranoid: "propose", standard: "propose", power: "apply" },
+  HEARTBEAT: { paranoid: "propose", standard: "propose", power: "apply" },
+  AGENT: { paranoid: "locked", standard: "locked", power: "locked" },
+  CAPABILITIES: { paranoid: "locked", standard: "locked", power: "locked" },
+  BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
+};
+// Explicit request (the task carries the operator's grant for this kind): allowed on every profile.
+const GRANTED_WRITE: Record<string, Row> = {
+  SOUL: { paranoid: "apply", standard: "apply", power: "apply" },
+  IDENTITY: { paranoid: "apply", standard: "apply", power: "apply" },
+  USER: { paranoid: "apply", standard: "apply", power: "apply" },
+  CLAUDE: { paranoid: "apply", standard: "apply", power: "apply" },
+  SETUP_SCRIPT: { paranoid: "apply", standard: "apply", power: "apply" },
+  TOOLS: { paranoid: "apply", standard: "apply", power: "apply" },
+  HEARTBEAT: { paranoid: "apply", standard: "apply", power: "apply" },
+  AGENT: { paranoid: "locked", standard: "locked", power: "locked" },
+  CAPABILITIES: { paranoid: "locked", standard: "locked", power: "locked" },
+  BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
+};
 
-describe("decideWrite: every cell of kind × writer × profile × trigger × mode", () => {
-  it("covers all ten kinds in exactly one class", () => {
-    expect([...LOCKED, ...GATED, ...FREE].sort()).toEqual([...IDENTITY_KINDS].sort());
+const TABLES = [
+  { name: "agent-proposed write", granted: false, mode: "write", table: AGENT_WRITE },
+  { name: "agent-proposed proposal", granted: false, mode: "propose", table: AGENT_PROPOSE },
+  { name: "granted write", granted: true, mode: "write", table: GRANTED_WRITE },
+] as const;
+
+describe("decideWrite: reference 002 per identity kind", () => {
+  it("the tables name every identity kind", () => {
+    for (const { table } of TABLES) expect(Object.keys(table).sort()).toEqual([...IDENTITY_KINDS].sort());
   });
 
-  for (const kind of IDENTITY_KINDS) {
-    for (const writer of ["operator", "agent", "lead"] as const) {
-      for (const profile of SECURITY_PROFILES) {
-        for (const trigger of TRIGGERS) {
-          for (const mode of ["write", "propose"] as const) {
-            const want = expected(kind, writer, profile, trigger, mode);
-            it(`${kind} by ${writer} on ${profile}, trigger ${trigger}, mode ${mode} → ${want}`, () => {
-              const decision = decideWrite({ kind, writer, profile, trigger, mode });
-              if (want === "locked" || want === "profile_forbids") {
-                expect(decision).toMatchObject({ outcome: "deny", code: want });
-                expect(decision.outcome === "deny" && decision.message).toMatch(kind);
-              } else {
-                expect(decision).toEqual({ outcome: want });
-              }
+  for (const { name, granted, mode, table } of TABLES) {
+    for (const [kind, row] of Object.entries(table)) {
+      for (const [profile, want] of Object.entries(row)) {
+        for (const writer of ["agent", "lead"] as const) {
+          it(`${name} of ${kind} by ${writer} on ${profile} → ${want}`, () => {
+            const decision = decideWrite({
+              kind: kind as (typeof IDENTITY_KINDS)[number],
+              writer,
+              profile: profile as "paranoid",
+              granted,
+              mode,
             });
-          }
+            if (want === "locked" || want === "profile_forbids") {
+              expect(decision).toMatchObject({ outcome: "deny", code: want });
+            } else expect(decision).toEqual({ outcome: want });
+          });
         }
       }
     }
   }
 
-  it("spells out the headline rules", () => {
-    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "paranoid", trigger: "agent" }).outcome).toBe("deny");
-    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "paranoid", trigger: "user_request" }).outcome).toBe("apply");
-    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "standard", trigger: "agent" }).outcome).toBe("propose");
-    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "power", trigger: "agent" }).outcome).toBe("apply");
-    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "power", trigger: "agent", mode: "propose" }).outcome).toBe("propose");
-    expect(decideWrite({ kind: "TOOLS", writer: "lead", profile: "paranoid", trigger: "agent" }).outcome).toBe("apply");
-    expect(decideWrite({ kind: "AGENT", writer: "lead", profile: "power", trigger: "user_request" })).toMatchObject({ code: "locked" });
-    expect(decideWrite({ kind: "CAPABILITIES", writer: "operator", profile: "paranoid", trigger: "agent" }).outcome).toBe("apply");
+  it("a granted proposal is still a proposal, except on power", () => {
+    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "paranoid", granted: true, mode: "propose" })).toEqual({
+      outcome: "propose",
+    });
+    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "standard", granted: true, mode: "propose" })).toEqual({
+      outcome: "propose",
+    });
+    expect(decideWrite({ kind: "SOUL", writer: "agent", profile: "power", granted: true, mode: "propose" })).toEqual({ outcome: "apply" });
+  });
+
+  it("operators write every kind, the cage included, on every profile", () => {
+    for (const kind of IDENTITY_KINDS) {
+      for (const profile of ["paranoid", "standard", "power"] as const) {
+        expect(decideWrite({ kind, writer: "operator", profile, granted: false })).toEqual({ outcome: "apply" });
+      }
+    }
+  });
+
+  it("a refusal tells the agent how a person can allow it", () => {
+    const decision = decideWrite({ kind: "CLAUDE", writer: "agent", profile: "paranoid", granted: false });
+    expect(decision.outcome === "deny" && decision.message).toMatch(/grant/);
   });
 });

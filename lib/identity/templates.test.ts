@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseCapabilities } from "@/lib/contracts/capabilities";
 import { IDENTITY_KINDS } from "@/lib/contracts/identity";
 import { fillTemplate, renderTemplate } from "./templates";
 
@@ -42,7 +43,11 @@ describe("identity templates", () => {
     ]) {
       expect(claude).toContain(file);
     }
-    expect(renderTemplate("CAPABILITIES", agent)).toContain("max_concurrent_tasks: 2");
+    // A new agent's cage is valid as saved: the worker enforces exactly what it says.
+    expect(parseCapabilities(renderTemplate("CAPABILITIES", agent))).toMatchObject({
+      ok: true,
+      value: { limits: { max_task_minutes: 60 } },
+    });
   });
 
   it("keeps unknown placeholders visible", () => {

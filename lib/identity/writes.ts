@@ -2,10 +2,12 @@
 // through the worker API, where the rules of rules.ts decide apply / propose / deny.
 import "server-only";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
+import { describeCapabilitiesIssues, parseCapabilities, upgradeCapabilities } from "@/lib/contracts/capabilities";
 import type { SecurityProfile } from "@/lib/contracts/common";
 import {
   IDENTITY_FILE_NAMES,
   type IdentityKind,
+  type Trigger,
   type VersionSource,
   type WorkerPutIdentityBody,
   type WriteResult,
@@ -13,7 +15,7 @@ import {
 import { db, type Tx } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { retireBootstrapIfDone } from "./bootstrap";
-import { createProposal } from "./proposals";
+import { createProposal, recordRefusedProposal } from "./proposals";
 import { decideWrite } from "./rules";
 import { type Author, appendVersion, assertIdentitySize, checkBase, ensureFile, type FileWithCurrent, isLive, staleBase } from "./versions";
 
@@ -54,6 +56,24 @@ async function applyChecked(
   return check.merged ? { status: "applied", versionId: version.id, merged: true } : { status: "applied", versionId: version.id };
 }
 
+/** capabilities.yaml is the cage the worker enforces: it is never stored in a shape the worker would refuse (400, with line and column per problem). */
+function assertValidContent(kind: IdentityKind, content: string) {
+  if (kind !== "CAPABILITIES") return;
+  const parsed = parseCapabilities(content);
+  if (!parsed.ok) {
+    // A file in the shape agents had before the schema: the fix is its upgrade (the cage workers already enforce for it).
+    const upgrade = upgradeCapabilities(content);
+    const hint = upgrade
+      ? `\n\nThis looks like the older capabilities.yaml shape. The same cage in the current shape:\n${upgrade.text}`
+      : "";
+    throw new ApiError(
+      "validation_failed",
+      `capabilities.yaml is invalid:\n${describeCapabilitiesIssues(parsed.issues)}${hint}`,
+      parsed.issues,
+    );
+  }
+}
+
 /** An operator's save (editor in the browser, or the API with a token). */
 export async function writeIdentityAsOperator(args: {
   agentId: string;
@@ -66,6 +86,7 @@ export async function writeIdentityAsOperator(args: {
   actor: Actor;
 }) {
   assertIdentitySize(args.content);
+  assertValidContent(args.kind, args.content);
   return db.$transaction(async (tx) => {
     await requireAgent(tx, args.agentId);
     const file = await ensureFile(tx, args.agentId, args.kind);
@@ -90,6 +111,7 @@ export async function rollbackIdentity(args: {
     if (target.deleted) {
       throw new ApiError("bad_request", `Version ${target.number} records a deletion; restore a version with content instead`);
     }
+    assertValidContent(args.kind, target.content);
     const version = await appendVersion(tx, {
       file,
       content: target.content,
@@ -136,37 +158,59 @@ export async function writeIdentityAsAgent({
   const fileName = IDENTITY_FILE_NAMES[kind];
   const writer = agent.role === "lead" ? "lead" : "agent";
   const author: Author = { type: writer, id: agent.id };
-  // The task timeline shows sync outcomes, but only for the agent's own tasks.
-  const task = body.taskId ? await db.task.findFirst({ where: { id: body.taskId, agentId: agent.id }, select: { id: true } }) : null;
+  // Only the agent's own task counts, for the timeline and for its grant; the grant
+  // only while the task is claimed (in progress) by this agent.
+  const task = body.taskId
+    ? await db.task.findFirst({ where: { id: body.taskId, agentId: agent.id }, select: { id: true, status: true, identityGrant: true } })
+    : null;
   const taskId = task?.id ?? null;
-  const decision = decideWrite({ kind, writer, profile: agent.securityProfile, trigger: body.trigger, mode: body.mode });
-  const base = { kind, file: fileName, trigger: body.trigger, mode: body.mode, reason: body.reason };
+  const granted = task?.status === "in_progress" && (JSON.parse(task.identityGrant) as string[]).includes(kind);
+  const trigger: Trigger = granted ? "user_request" : "agent";
+  const decision = decideWrite({ kind, writer, profile: agent.securityProfile, granted, mode: body.mode });
+  const base = { kind, file: fileName, trigger, mode: body.mode, reason: body.reason };
 
-  const refuse = async (error: ApiError) => {
-    await db.$transaction(async (tx) => {
+  /** Every refusal is audited and on the task's timeline; a profile's refusal keeps the agent's text as a `refused` proposal. */
+  const refuse = async (error: ApiError, keepText = false) => {
+    const proposalId = await db.$transaction(async (tx) => {
+      const kept = keepText
+        ? await recordRefusedProposal(tx, {
+            file: await ensureFile(tx, agent.id, kind),
+            agentId: agent.id,
+            baseVersionId: body.baseVersionId,
+            content: body.content,
+            reason: body.reason,
+            note: error.message,
+            taskId,
+          })
+        : null;
       await appendAudit(tx, {
         actor,
         action: "identity.write_refused",
-        targetType: "identity_file",
-        targetId: null,
+        targetType: kept ? "identity_proposal" : "identity_file",
+        targetId: kept?.id ?? null,
         agentId: agent.id,
         data: { ...base, code: error.code, profile: agent.securityProfile },
       });
       await addSyncEvent(tx, taskId, agent.id, {
         status: error.status,
-        message: `${fileName}: refused (${error.code})`,
-        data: { ...base, code: error.code },
+        message: `${fileName}: refused (${error.code})${kept ? "; the text is kept with the agent's proposals" : ""}`,
+        data: { ...base, code: error.code, ...(kept ? { proposalId: kept.id } : {}) },
       });
+      return kept?.id ?? null;
     });
-    return error;
+    return proposalId
+      ? new ApiError(error.code, error.message, { ...(error.details as object), proposalId, proposalStatus: "refused" })
+      : error;
   };
 
-  if (decision.outcome === "deny")
-    throw await refuse(new ApiError(decision.code, decision.message, { kind, profile: agent.securityProfile }));
   try {
     assertIdentitySize(body.content);
   } catch (error) {
     throw await refuse(error as ApiError);
+  }
+  if (decision.outcome === "deny") {
+    const error = new ApiError(decision.code, decision.message, { kind, profile: agent.securityProfile });
+    throw await refuse(error, decision.code === "profile_forbids");
   }
 
   const outcome = await db.$transaction(async (tx) => {
@@ -179,7 +223,7 @@ export async function writeIdentityAsAgent({
         baseVersionId: body.baseVersionId,
         content: body.content,
         reason: body.reason,
-        trigger: body.trigger,
+        trigger,
         taskId,
         actor,
       });
@@ -202,7 +246,7 @@ export async function writeIdentityAsAgent({
       reason: body.reason,
       taskId,
       actor,
-      auditData: { trigger: body.trigger },
+      auditData: { trigger, granted },
     });
     await addSyncEvent(tx, taskId, agent.id, {
       status: 200,

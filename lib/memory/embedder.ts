@@ -4,29 +4,48 @@
 // backoff up to MAX_ATTEMPTS; each row's status says where it stands.
 import "server-only";
 import { prepare, withSqlite, writeTransaction } from "@/lib/db";
-import { embedTexts, providerConfig } from "./provider";
+import { activeEmbedder, type Embedder } from "./embedders";
 import { memoryIndex } from "./search-index";
 import { toBytes } from "./vector-index";
 
 export const MAX_ATTEMPTS = 5;
-const BATCH = 64;
 const BASE_BACKOFF_MS = Number(process.env.SWARMDECK_EMBED_BACKOFF_MS ?? 2000) || 2000;
 
 type Row = { id: number; name: string; content: string; agentId: string | null; scope: string; embeddingAttempts: number };
 
-const globalState = globalThis as unknown as { swarmdeckEmbedder?: { running: boolean; again: boolean } };
+const globalState = globalThis as unknown as {
+  swarmdeckEmbedder?: { running: boolean; again: boolean; requeuedFor: string | null };
+};
 function state() {
-  globalState.swarmdeckEmbedder ??= { running: false, again: false };
+  globalState.swarmdeckEmbedder ??= { running: false, again: false, requeuedFor: null };
   return globalState.swarmdeckEmbedder;
 }
 
-async function nextBatch(): Promise<Row[]> {
+/**
+ * Once per process and embedder: memories stored with no embedder ('none') or
+ * embedded by another one (a provider configured or removed since) are queued
+ * again, so every vector in the index comes from the embedder that answers.
+ */
+async function requeueForeign(embedder: Embedder): Promise<void> {
+  const s = state();
+  if (s.requeuedFor === embedder.model) return;
+  s.requeuedFor = embedder.model;
+  await writeTransaction((sqlite) => {
+    prepare(
+      sqlite,
+      `UPDATE Memory SET embeddingStatus = 'pending', embeddingAttempts = 0
+       WHERE archivedAt IS NULL AND (embeddingStatus = 'none' OR (embeddingStatus IN ('done', 'failed') AND embeddingModel IS NOT ?))`,
+    ).run(embedder.model);
+  });
+}
+
+async function nextBatch(batch: number): Promise<Row[]> {
   const now = Date.now();
   return withSqlite((sqlite) => {
     const pending = prepare(
       sqlite,
       `SELECT id, name, content, agentId, scope, embeddingAttempts FROM Memory
-       WHERE embeddingStatus = 'pending' ORDER BY id LIMIT ${BATCH}`,
+       WHERE embeddingStatus = 'pending' ORDER BY id LIMIT ${batch}`,
     ).all() as Row[];
     if (pending.length > 0) return pending;
     const failed = prepare(
@@ -34,19 +53,20 @@ async function nextBatch(): Promise<Row[]> {
       `SELECT id, name, content, agentId, scope, embeddingAttempts, updatedAt FROM Memory
        WHERE embeddingStatus = 'failed' AND embeddingAttempts < ${MAX_ATTEMPTS} ORDER BY id LIMIT 500`,
     ).all() as (Row & { updatedAt: number })[];
-    return failed.filter((row) => row.updatedAt + BASE_BACKOFF_MS * 2 ** (row.embeddingAttempts - 1) <= now).slice(0, BATCH);
+    return failed.filter((row) => row.updatedAt + BASE_BACKOFF_MS * 2 ** (row.embeddingAttempts - 1) <= now).slice(0, batch);
   });
 }
 
 /** Embeds one batch; returns how many rows it handled (0: nothing to do). */
 export async function embedBatch(): Promise<number> {
-  const config = providerConfig();
-  if (!config) return 0;
-  const rows = await nextBatch();
+  const embedder = activeEmbedder();
+  if (!embedder) return 0;
+  await requeueForeign(embedder);
+  const rows = await nextBatch(embedder.batch);
   if (rows.length === 0) return 0;
   try {
     // The SDK retries connection errors and 5xx twice within a batch; the row-level retry covers longer outages.
-    const vectors = await embedTexts(
+    const vectors = await embedder.embed(
       rows.map((row) => `${row.name}\n\n${row.content}`),
       { retries: 2 },
     );
@@ -58,7 +78,7 @@ export async function embedBatch(): Promise<number> {
            embeddingError = NULL, embeddingAttempts = embeddingAttempts + 1, updatedAt = ? WHERE id = ?`,
       );
       rows.forEach((row, i) => {
-        update.run(toBytes(vectors[i]!), config.embeddingModel, config.dimensions, now, row.id);
+        update.run(toBytes(vectors[i]!), embedder.model, embedder.dimensions, now, row.id);
       });
     });
     const index = memoryIndex();

@@ -4,6 +4,7 @@
 import "server-only";
 import type { MemoryHealth } from "@/lib/contracts/memory";
 import { prepare, withSqlite } from "@/lib/db";
+import { activeEmbedder } from "./embedders";
 import { providerConfig } from "./provider";
 import { injectThreshold } from "./task-memories";
 
@@ -13,6 +14,7 @@ export async function memoryHealth(args: { days: number }): Promise<MemoryHealth
   const threshold = injectThreshold();
   const since = Math.floor(Date.now() / DAY) * DAY - (args.days - 1) * DAY;
   const config = providerConfig();
+  const embedder = activeEmbedder();
   return withSqlite((sqlite) => {
     const totalsRows = prepare(
       sqlite,
@@ -78,6 +80,7 @@ export async function memoryHealth(args: { days: number }): Promise<MemoryHealth
       days: args.days,
       threshold,
       provider: { configured: config !== null, embeddingModel: config?.embeddingModel ?? null, summaryModel: config?.summaryModel ?? null },
+      embedder: { kind: embedder?.kind ?? "none", model: embedder?.model ?? null },
       totals: {
         memories: totalsRows.reduce((sum, row) => sum + row.n, 0),
         embedded: byStatus.done ?? 0,

@@ -3,12 +3,13 @@
 // older memory when they are practically the same (>= 0.97, same agent, scope
 // and source); past a per-agent budget the oldest session summaries are
 // consolidated (by the chat model when configured, otherwise archived).
+import { activeEmbedder } from "./embedders";
 import "server-only";
 import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare, withSqlite, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
-import { ensureIndex, indexReady, memoryIndex } from "./search-index";
+import { dropFromIndexes, ensureIndex, indexReady, memoryIndex } from "./search-index";
 import { fromBytes } from "./vector-index";
 
 export const DUPLICATE_COSINE = 0.9;
@@ -33,12 +34,14 @@ async function sweepExpired(): Promise<number> {
     for (const row of rows) remove.run(row.id);
     return rows.map((row) => row.id);
   });
-  const index = memoryIndex();
-  for (const id of ids) index?.remove(id);
+  dropFromIndexes(ids, "deleted");
   return ids.length;
 }
 
 async function findDuplicates(): Promise<{ flagged: number; merged: number }> {
+  // Averaged word vectors (the embedded default) put any two notes on one topic
+  // above 0.9: the thresholds hold only for a provider's embeddings.
+  if (activeEmbedder()?.kind !== "provider") return { flagged: 0, merged: 0 };
   await ensureIndex();
   const index = memoryIndex();
   if (!index || !indexReady()) return { flagged: 0, merged: 0 };
@@ -67,7 +70,7 @@ async function findDuplicates(): Promise<{ flagged: number; merged: number }> {
   }
   if (flags.length === 0) return { flagged: 0, merged: 0 };
   const merged = await writeTransaction((sqlite) => {
-    let count = 0;
+    const archived: number[] = [];
     const now = Date.now();
     for (const flag of flags) {
       const pair = prepare(sqlite, "SELECT id, agentId, scope, source FROM Memory WHERE id IN (?, ?)").all(flag.id, flag.of) as {
@@ -88,15 +91,15 @@ async function findDuplicates(): Promise<{ flagged: number; merged: number }> {
           flag.id,
         );
         prepare(sqlite, "UPDATE Memory SET accessCount = accessCount + 1, updatedAt = ? WHERE id = ?").run(now, flag.of);
-        count++;
+        archived.push(flag.id);
       } else {
         prepare(sqlite, "UPDATE Memory SET duplicateOfId = ?, updatedAt = ? WHERE id = ?").run(flag.of, now, flag.id);
       }
     }
-    return count;
+    return archived;
   });
-  for (const flag of flags) if (flag.merge) index.remove(flag.id);
-  return { flagged: flags.length - merged, merged };
+  dropFromIndexes(merged, "archived");
+  return { flagged: flags.length - merged.length, merged: merged.length };
 }
 
 async function consolidateSummaries(): Promise<{ consolidated: number; archived: number }> {
@@ -152,7 +155,10 @@ async function consolidateSummaries(): Promise<{ consolidated: number; archived:
       return result;
     });
     if (stored) afterStore(stored);
-    for (const row of oldest) memoryIndex()?.remove(row.id);
+    dropFromIndexes(
+      oldest.map((row) => row.id),
+      "archived",
+    );
     if (summary) consolidated += oldest.length;
     else archived += oldest.length;
   }

@@ -1,12 +1,15 @@
-// Memory's background work: retry failed embeddings, load the vector index, and
+// Memory's background work: retry failed embeddings, load the keyword and vector indexes, and
 // run hygiene. Registered for instrumentation.ts, and also started on first use
 // of the memory API (so a server without the hook still embeds and cleans up).
 import "server-only";
 import { registerJob } from "@/lib/jobs/background";
 import { kickEmbedder } from "./embedder";
+import { activeEmbedder, localEmbedderEnabled } from "./embedders";
 import { runHygiene } from "./hygiene";
-import { providerConfig } from "./provider";
+import { ensureKeywordIndex } from "./keyword-search";
 import { ensureIndex } from "./search-index";
+import { relatedStems } from "./semantic/related-terms";
+import { wordVectors } from "./semantic/word-vectors";
 
 const RETRY_EVERY_MS = 5_000;
 const HYGIENE_EVERY_MS = Number(process.env.SWARMDECK_MEMORY_HYGIENE_MS ?? 10 * 60_000) || 10 * 60_000;
@@ -15,9 +18,15 @@ const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void 
 
 export function startMemoryJobs(): () => void {
   if (globalState.swarmdeckMemoryJobs) return globalState.swarmdeckMemoryJobs;
-  if (providerConfig()) void ensureIndex();
+  void ensureKeywordIndex();
+  if (activeEmbedder()) {
+    void ensureIndex();
+    kickEmbedder();
+  }
+  // Load the word vectors and related terms now rather than on the first search.
+  if (localEmbedderEnabled()) setTimeout(warmSemanticData, 0).unref();
   const retry = setInterval(() => {
-    if (providerConfig()) kickEmbedder();
+    if (activeEmbedder()) kickEmbedder();
   }, RETRY_EVERY_MS);
   let hygieneRunning = false;
   const hygiene = setInterval(() => {
@@ -47,3 +56,8 @@ export function ensureMemoryJobs(): void {
 }
 
 registerJob({ name: "memory", start: startMemoryJobs });
+
+function warmSemanticData() {
+  wordVectors();
+  relatedStems("");
+}

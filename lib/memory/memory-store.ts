@@ -9,8 +9,8 @@ import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, writeTransaction } from "@/lib/db";
 import { chunkMarkdown } from "./chunker";
 import { kickEmbedder } from "./embedder";
-import { providerConfig } from "./provider";
-import { memoryIndex } from "./search-index";
+import { activeEmbedder } from "./embedders";
+import { dropFromIndexes } from "./search-index";
 
 const DAY = 86_400_000;
 
@@ -97,7 +97,7 @@ function insertOne(sqlite: Database.Database, item: NewMemory, now: number, crea
 
 /** Stores memories inside the caller's raw write transaction (with the audit event). */
 export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewMemory[]; actor: Actor; now?: number }) {
-  const pending = providerConfig() !== null;
+  const pending = activeEmbedder() !== null;
   const now = args.now ?? Date.now();
   const ids: number[] = [];
   const replaced: number[] = [];
@@ -124,9 +124,8 @@ export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewM
 
 /** After a store committed: drop replaced vectors from the index and wake the embedder. */
 export function afterStore(result: { replaced: number[] }): void {
-  const index = memoryIndex();
-  for (const id of result.replaced) index?.remove(id);
-  if (providerConfig()) kickEmbedder();
+  dropFromIndexes(result.replaced, "deleted");
+  if (activeEmbedder()) kickEmbedder();
 }
 
 /**
@@ -158,6 +157,6 @@ export async function deleteMemory(args: { id: number; actor: Actor }): Promise<
     });
     return true;
   });
-  if (deleted) memoryIndex()?.remove(args.id);
+  if (deleted) dropFromIndexes([args.id], "deleted");
   return deleted;
 }

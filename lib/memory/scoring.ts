@@ -29,6 +29,16 @@ export function vectorScore(cosine: number): number {
 }
 
 /**
+ * Vector relevance of the embedded default (averaged word vectors): any two
+ * texts of English prose already sit at a cosine of ~0.6, so the scale starts
+ * there; a cosine of 0.95 or more reads as a full match.
+ */
+export const LOCAL_COSINE_FLOOR = 0.6;
+export function localVectorScore(cosine: number): number {
+  return clamp01((cosine - LOCAL_COSINE_FLOOR) / (0.95 - LOCAL_COSINE_FLOOR));
+}
+
+/**
  * Hybrid fusion of the two relevances of one memory. Max-dominant: a paraphrase
  * found only by meaning keeps most of its vector score, an exact keyword hit keeps
  * most of its keyword score, and agreement of both lifts a memory above either.
@@ -67,4 +77,15 @@ export function rankingFactor(args: { source: string; createdAt: number; accessC
 /** The final 0..1 score of one result. */
 export function finalScore(relevance: number, factor: number): number {
   return clamp01(clamp01(relevance) * Math.min(1, Math.max(0.8, factor)));
+}
+
+/**
+ * Hybrid fusion with the embedded default's vector half: averaged word vectors
+ * are a weak signal on their own, so they add to the keyword relevance (which
+ * already credits related words) instead of dominating it.
+ */
+const LOCAL_VECTOR_WEIGHT = 0.15;
+export function fuseLocal(keyword: number, vector: number): number {
+  const k = clamp01(keyword);
+  return clamp01(k + LOCAL_VECTOR_WEIGHT * clamp01(vector) * (1 - k));
 }

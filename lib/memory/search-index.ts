@@ -4,7 +4,8 @@
 // searches answer from keywords and record why ("index_loading").
 import "server-only";
 import { prepare, withSqlite } from "@/lib/db";
-import { providerConfig } from "./provider";
+import { activeEmbedder } from "./embedders";
+import { keywordIndex } from "./keyword-search";
 import { fromBytes, VectorIndex } from "./vector-index";
 
 type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
@@ -22,6 +23,20 @@ export function memoryIndex(): VectorIndex | null {
   return state().index;
 }
 
+/**
+ * Memories deleted, or archived (kept in the table, out of every search), leave
+ * both in-memory indexes (vector and keyword).
+ */
+export function dropFromIndexes(ids: number[], how: "deleted" | "archived"): void {
+  const vectors = state().index;
+  const keywords = keywordIndex();
+  for (const id of ids) {
+    vectors?.remove(id);
+    if (how === "deleted") keywords?.remove(id);
+    else keywords?.hide(id);
+  }
+}
+
 export function indexReady(): boolean {
   return state().ready;
 }
@@ -29,11 +44,11 @@ export function indexReady(): boolean {
 /** Starts loading the index (idempotent); resolves when it is complete. */
 export function ensureIndex(): Promise<void> {
   const s = state();
-  const config = providerConfig();
-  if (!config) return Promise.resolve();
+  const embedder = activeEmbedder();
+  if (!embedder) return Promise.resolve();
   if (s.loading) return s.loading;
-  s.index = new VectorIndex(config.dimensions);
-  s.dims = config.dimensions;
+  s.index = new VectorIndex(embedder.dimensions);
+  s.dims = embedder.dimensions;
   const index = s.index;
   s.loading = (async () => {
     let after = 0;
@@ -42,9 +57,9 @@ export function ensureIndex(): Promise<void> {
         const rows = prepare(
           sqlite,
           `SELECT id, agentId, scope, embedding FROM Memory
-           WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ?
+           WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
            ORDER BY id LIMIT ${PAGE}`,
-        ).all(after, index.dims) as { id: number; agentId: string | null; scope: string; embedding: Buffer | null }[];
+        ).all(after, index.dims, embedder.model) as { id: number; agentId: string | null; scope: string; embedding: Buffer | null }[];
         for (const row of rows) {
           if (row.embedding) index.add(row.id, fromBytes(row.embedding), row);
           after = row.id;

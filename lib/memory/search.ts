@@ -5,10 +5,12 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, withSqlite, writeTransaction } from "@/lib/db";
-import { embedTexts, providerConfig } from "./provider";
-import { finalScore, fuseScores, keywordScore, rankingFactor, vectorScore } from "./scoring";
+import { activeEmbedder, type Embedder, localEmbedderEnabled } from "./embedders";
+import { keywordIndex, keywordTopK } from "./keyword-search";
+import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rerank";
+import { finalScore, fuseLocal, fuseScores, keywordScore, localVectorScore, rankingFactor, vectorScore } from "./scoring";
 import { ensureIndex, indexReady, memoryIndex } from "./search-index";
-import { coverage, queryStems, toFtsQuery } from "./text";
+import { toFtsQuery } from "./text";
 import { cosine, fromBytes, type VectorFilter } from "./vector-index";
 
 /** Who is searching: operators and lead agents see everything; a worker its own agent scope and the swarm. */
@@ -56,23 +58,31 @@ type Row = {
   embeddingDims: number | null;
 };
 
-/** The visibility clause and its parameters (named @now, @viewerAgent, @agentFilter). */
-function visibility(args: SearchArgs): { sql: string; params: Record<string, unknown> } {
-  const parts = ["m.archivedAt IS NULL", "m.supersededById IS NULL", "(m.expiresAt IS NULL OR m.expiresAt > @now)"];
+/**
+ * The visibility clause and its parameters (named @now, @scope, @agentFilter).
+ * Every column carries a unary `+`, so SQLite never answers it from an index:
+ * the candidates' ids (or the FTS5 match) drive every query it is part of. Left
+ * to itself, SQLite read the worker's OR (swarm, or its own agent) as a
+ * MULTI-INDEX OR over Memory(scope) and Memory(agentId): every swarm memory and
+ * every memory of the agent, per search (~0.4 s at 100k on a busy machine).
+ */
+export function visibility(args: SearchArgs): { sql: string; params: Record<string, unknown> } {
+  const parts = ["+m.archivedAt IS NULL", "+m.supersededById IS NULL", "(+m.expiresAt IS NULL OR +m.expiresAt > @now)"];
   const params: Record<string, unknown> = { now: Date.now() };
   if (args.scope !== "all") {
-    parts.push("m.scope = @scope");
+    parts.push("+m.scope = @scope");
     params.scope = args.scope;
   }
   const restrictTo = args.viewer.kind === "agent" && !args.viewer.isLead ? args.viewer.agentId : args.agentId;
   if (restrictTo) {
-    parts.push("(m.scope = 'swarm' OR m.agentId = @agentFilter)");
+    parts.push("(+m.scope = 'swarm' OR +m.agentId = @agentFilter)");
     params.agentFilter = restrictTo;
   }
   return { sql: parts.join(" AND "), params };
 }
 
-function vectorFilter(args: SearchArgs, agentCode: (id: string) => number): VectorFilter {
+/** Visibility as the in-memory indexes (vector and keyword) apply it inside their scans. */
+function indexFilter(args: SearchArgs, agentCode: (id: string) => number): VectorFilter {
   const restrictTo = args.viewer.kind === "agent" && !args.viewer.isLead ? args.viewer.agentId : args.agentId;
   return {
     agent: args.scope !== "swarm",
@@ -82,13 +92,14 @@ function vectorFilter(args: SearchArgs, agentCode: (id: string) => number): Vect
 }
 
 const queryCache = new Map<string, Float32Array>();
-async function embedQuery(query: string, timeoutMs: number): Promise<Float32Array> {
-  const cached = queryCache.get(query);
+async function embedQuery(embedder: Embedder, query: string, timeoutMs: number): Promise<Float32Array> {
+  const key = `${embedder.model}\n${query}`;
+  const cached = queryCache.get(key);
   if (cached) return cached;
-  const [vector] = await embedTexts([query], { timeoutMs });
+  const [vector] = await embedder.embed([query], { timeoutMs });
   if (!vector) throw new Error("the provider answered no embedding");
   if (queryCache.size > 500) queryCache.clear();
-  queryCache.set(query, vector);
+  queryCache.set(key, vector);
   return vector;
 }
 
@@ -131,13 +142,25 @@ function keywordPass(sqlite: Database.Database, fts: string, where: ReturnType<t
   ).all({ ...where.params, fts }) as { id: number; rank: number }[];
 }
 
+/** The candidates' rows, those the viewer may see (@ids: a JSON array of memory ids). */
+export function hydrateSql(where: string): string {
+  return `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, m.embedding, m.embeddingDims
+     FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where}`;
+}
+
 function hydrate(sqlite: Database.Database, ids: number[], where: ReturnType<typeof visibility>): Row[] {
   if (ids.length === 0) return [];
-  return prepare(
+  return prepare(sqlite, hydrateSql(where.sql)).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
+}
+
+/** Hides a memory from the keyword index when SQL says no viewer may see it any more. */
+function hideIfGone(sqlite: Database.Database, id: number) {
+  const row = prepare(
     sqlite,
-    `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, m.embedding, m.embeddingDims
-     FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where.sql}`,
-  ).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
+    "SELECT (archivedAt IS NULL AND supersededById IS NULL AND (expiresAt IS NULL OR expiresAt > ?)) AS live FROM Memory WHERE id = ?",
+  ).get(Date.now(), id) as { live: number } | undefined;
+  if (!row) keywordIndex()?.remove(id);
+  else if (row.live !== 1) keywordIndex()?.hide(id);
 }
 
 export async function searchMemories(
@@ -146,20 +169,23 @@ export async function searchMemories(
   const started = performance.now();
   const where = visibility(args);
   const forced = args.mode ?? "auto";
+  // The query's terms (weights, details, related words) for the candidates and their relevance.
+  const prepared = prepareQuery(args.query, { semantic: localEmbedderEnabled() });
   const fts = forced === "vector" ? null : toFtsQuery(args.query);
-  const stems = queryStems(args.query);
+  const expansion = fts && prepared.semantic ? expansionTerms(prepared).join(" ") : "";
+  const expandedFts = expansion ? toFtsQuery(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
 
   // The query's embedding, with a short timeout and a recorded reason when it is missing.
-  const config = providerConfig();
+  const embedder = activeEmbedder();
   let queryVector: Float32Array | null = null;
   let fallbackReason: string | null = null;
   if (forced === "keyword") fallbackReason = "keyword_requested";
-  else if (!config) fallbackReason = "no_provider";
+  else if (!embedder) fallbackReason = "no_provider";
   else {
     void ensureIndex();
     try {
-      queryVector = await embedQuery(args.query, config.queryTimeoutMs);
+      queryVector = await embedQuery(embedder, args.query, Number(process.env.SWARMDECK_QUERY_EMBED_TIMEOUT_MS ?? 1500) || 1500);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       fallbackReason = /timed? ?out|abort/i.test(message) ? "embedding_timeout" : `embedding_failed: ${message.slice(0, 200)}`;
@@ -169,23 +195,46 @@ export async function searchMemories(
   const index = queryVector && indexReady() ? memoryIndex() : null;
 
   const { rows, bm25 } = await withSqlite((sqlite) => {
-    const keyword = fts ? keywordCandidates(sqlite, fts, where, pool) : [];
+    // The in-memory keyword index (top-k that stops early, visibility inside);
+    // FTS5 while it loads. The query's related words (query expansion) bring
+    // their own few candidates, without a BM25 rank of their own.
+    const filter = (index: NonNullable<ReturnType<typeof keywordIndex>>) => indexFilter(args, (id) => index.findAgentCode(id));
+    const keyword = fts ? (keywordTopK(sqlite, args.query, pool, filter) ?? keywordCandidates(sqlite, fts, where, pool)) : [];
+    const related =
+      fts && expansion
+        ? (keywordTopK(sqlite, expansion, pool / 2, filter) ?? keywordCandidates(sqlite, expandedFts!, where, pool / 2))
+        : [];
     const ranks = new Map(keyword.map((hit) => [hit.id, hit.rank]));
-    const ids = new Set(ranks.keys());
+    const ids = new Set([...ranks.keys(), ...related.map((hit) => hit.id)]);
     if (index && queryVector) {
-      const hits = index.search(queryVector, { limit: pool, filter: vectorFilter(args, (id) => index.findAgentCode(id)) });
+      const hits = index.search(queryVector, { limit: pool, filter: indexFilter(args, (id) => index.findAgentCode(id)) });
       for (const hit of hits) ids.add(hit.id);
     }
-    return { rows: hydrate(sqlite, [...ids], where), bm25: ranks };
+    const rows = hydrate(sqlite, [...ids], where);
+    if (rows.length < ranks.size) {
+      // Held by the keyword index but no longer visible to SQL (archived, expired, deleted elsewhere).
+      const found = new Set(rows.map((row) => row.id));
+      for (const id of ranks.keys()) if (!found.has(id)) hideIfGone(sqlite, id);
+    }
+    return { rows, bm25: ranks };
   });
 
   const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
   const scored: SearchResult[] = rows.map((row) => {
-    const kw = keywordScore(coverage(stems, `${row.name}\n${row.content}`), bm25.get(row.id) ?? null);
+    const kw = keywordScore(termRelevance(prepared, row.name, row.content), bm25.get(row.id) ?? null);
     let vec: number | null = null;
-    if (queryVector && row.embedding && row.embeddingDims === queryVector.length)
-      vec = vectorScore(cosine(queryVector, fromBytes(row.embedding)));
-    const relevance = mode === "keyword" || vec === null ? kw : mode === "vector" ? vec : fuseScores(kw, vec);
+    if (queryVector && row.embedding && row.embeddingDims === queryVector.length) {
+      const similarity = cosine(queryVector, fromBytes(row.embedding));
+      vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
+    }
+    const relevance =
+      mode === "keyword" || vec === null
+        ? kw
+        : mode === "vector"
+          ? vec
+          : embedder?.kind === "local"
+            ? fuseLocal(kw, vec)
+            : fuseScores(kw, vec);
     const score = finalScore(relevance, rankingFactor({ source: row.source, createdAt: row.createdAt, accessCount: row.accessCount }));
     return {
       id: row.id,

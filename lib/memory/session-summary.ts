@@ -1,9 +1,12 @@
-// Session summaries (reference 001, P4): the worker's summary of a session is
-// kept as a session_summary memory. With a chat model configured
-// (SUMMARY_MODEL) it is first distilled by the structured prompt below, and a
-// session with "No significant learnings." is not stored at all.
+// Session summaries (reference 001, P4): what the agent did in a task's session,
+// distilled by the summary model (SUMMARY_MODEL) with the structured prompt below
+// into a session_summary memory. The worker sends the real session: Claude Code's
+// own transcript, or another agent's captured output. Nothing is stored without a
+// summary model (a raw transcript is not a lesson), when the model says "No
+// significant learnings.", or when it fails; the session row records which.
 import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
+import type { SessionTranscriptBody } from "@/lib/contracts/tasks";
 import { prepare, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
@@ -28,21 +31,34 @@ export function isNoLearnings(text: string): boolean {
   return /^\W*no significant learnings\W*$/i.test(text.trim());
 }
 
-export async function summarizeSession(args: { agentId: string; taskId: string; title: string; summary: string }): Promise<void> {
-  let content = args.summary.trim().slice(0, 20_000);
-  let status: "stored" | "skipped" | "failed" = "stored";
+const SOURCE_LABEL: Record<SessionTranscriptBody["source"], string> = {
+  claude_transcript: "Session transcript (Claude Code)",
+  output: "Session output (the agent's captured output)",
+};
+
+export async function summarizeSession(args: {
+  agentId: string;
+  taskId: string;
+  title: string;
+  session: SessionTranscriptBody;
+}): Promise<"stored" | "skipped" | "failed"> {
+  let status: "stored" | "skipped" | "failed";
+  let content: string | null = null;
   try {
-    const distilled = await chat({ system: SUMMARY_PROMPT, user: `Task: ${args.title}\n\nSession transcript summary:\n${content}` });
-    if (distilled !== null) {
-      if (isNoLearnings(distilled)) status = "skipped";
-      else content = distilled;
-    } else if (isNoLearnings(content)) status = "skipped";
+    const distilled = await chat({
+      system: SUMMARY_PROMPT,
+      user: `Task: ${args.title}\n\n${SOURCE_LABEL[args.session.source]}:\n${args.session.transcript}`,
+    });
+    if (distilled === null || isNoLearnings(distilled) || !distilled.trim()) status = "skipped";
+    else {
+      status = "stored";
+      content = distilled.trim();
+    }
   } catch (error) {
-    // The raw summary is still worth keeping; the failure is on the session row.
     console.warn("[swarmdeck] session summarisation failed", error);
     status = "failed";
   }
-  if (status !== "skipped") {
+  if (content !== null) {
     const stored = await writeTransaction((sqlite) =>
       storeMemoriesSync(sqlite, {
         actor: SYSTEM_ACTOR,
@@ -61,6 +77,17 @@ export async function summarizeSession(args: { agentId: string; taskId: string; 
     afterStore(stored);
   }
   await markSessionSummary(args.taskId, status);
+  return status;
+}
+
+const SUMMARY_WAIT_MS = 5_000;
+
+/** After a finish committed: never fails the request, waits a little so the memory is there when the answer arrives. */
+export async function summarizeSessionSafely(args: Parameters<typeof summarizeSession>[0]): Promise<void> {
+  const work = summarizeSession(args).catch((error) => console.error(`[swarmdeck] session summary of task ${args.taskId} failed`, error));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, SUMMARY_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 /** Marks the task's latest session's summary status (stored | skipped | failed). */

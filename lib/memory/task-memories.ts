@@ -6,7 +6,6 @@ import { writeTransaction } from "@/lib/db";
 import { afterStore, type NewMemory, storeMemoriesSync } from "./memory-store";
 import { DEFAULT_INJECT_THRESHOLD } from "./scoring";
 import { searchMemories } from "./search";
-import { summarizeSession } from "./session-summary";
 
 export type InjectedMemory = { id: number; name: string; content: string; score: number; scope: string; source: string };
 
@@ -126,7 +125,6 @@ export async function indexTaskOutcome(args: { task: FinishedTask }): Promise<vo
       const stored = await writeTransaction((sqlite) => storeMemoriesSync(sqlite, { items, actor: SYSTEM_ACTOR }));
       afterStore(stored);
     }
-    if (task.summary?.trim()) await summarizeSession({ agentId: task.agentId, taskId: task.id, title: task.title, summary: task.summary });
   } catch (error) {
     console.error(`[swarmdeck] indexing the outcome of task ${task.id} failed`, error);
   }

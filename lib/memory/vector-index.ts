@@ -8,14 +8,9 @@
 // are O(1) (amortised), so the index is built once at start-up and then kept
 // up to date incrementally; nothing is ever rebuilt per insert. Storage grows a
 // page of 4,096 slots at a time: no copy to grow, at most one page unused.
-export type VectorFilter = {
-  /** Include agent-scope memories (of `agentCode` only, when it is >= 0). */
-  agent: boolean;
-  /** Include swarm-scope memories. */
-  swarm: boolean;
-  /** Restrict agent-scope memories to one agent (-1: every agent). */
-  agentCode: number;
-};
+import { AgentCodes, type IndexFilter } from "./agent-codes";
+
+export type VectorFilter = IndexFilter;
 
 export type VectorHit = { id: number; cosine: number };
 
@@ -59,7 +54,7 @@ export class VectorIndex {
   private used = 0;
   private live = 0;
   private readonly slotOf = new Map<number, number>();
-  private readonly agentCodes = new Map<string, number>();
+  private readonly agentCodes = new AgentCodes();
   private distance = new Uint16Array(0);
 
   constructor(dims: number) {
@@ -81,18 +76,12 @@ export class VectorIndex {
 
   /** A stable small integer for an agent id (used in filters). */
   agentCode(agentId: string | null): number {
-    if (!agentId) return -1;
-    let code = this.agentCodes.get(agentId);
-    if (code === undefined) {
-      code = this.agentCodes.size;
-      this.agentCodes.set(agentId, code);
-    }
-    return code;
+    return agentId ? this.agentCodes.code(agentId) : -1;
   }
 
-  /** Looks a code up without creating one (-2: an agent with nothing indexed). */
+  /** Looks a code up without creating one (UNKNOWN_AGENT: an agent with nothing indexed). */
   findAgentCode(agentId: string): number {
-    return this.agentCodes.get(agentId) ?? -2;
+    return this.agentCodes.find(agentId);
   }
 
   has(id: number): boolean {

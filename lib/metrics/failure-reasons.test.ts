@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupFailures, normalizeFailureReason } from "./failure-reasons";
+import { failingAgents, groupFailures, normalizeFailureReason } from "./failure-reasons";
 
 describe("normalizeFailureReason", () => {
   it("groups reasons that differ only in ids and numbers", () => {
@@ -19,5 +19,29 @@ describe("normalizeFailureReason", () => {
     ]);
     expect(groups[0]).toMatchObject({ key: "exit code <n>", count: 2, agents: 2, firstSeen: "2026-01-05", lastSeen: "2026-01-06" });
     expect(groups[1]).toMatchObject({ key: "out of memory", count: 1, agents: 1 });
+  });
+
+  it("says which agents a recurring failure comes from, the most failing first, by name", () => {
+    const at = Date.UTC(2026, 0, 5, 12);
+    const [group] = groupFailures([
+      { agentId: "b", finishedAt: at, failureReason: "Lint failed: 3 errors" },
+      { agentId: "a", finishedAt: at, failureReason: "Lint failed: 5 errors" },
+      { agentId: "b", finishedAt: at + 86_400_000, failureReason: "Lint failed: 1 errors" },
+      { agentId: null, finishedAt: at, failureReason: "Lint failed: 2 errors" },
+    ]);
+    expect(group?.perAgent).toEqual({ a: 1, b: 2, "": 1 });
+    expect(
+      failingAgents(
+        group!,
+        new Map([
+          ["a", "alice"],
+          ["b", "bob"],
+        ]),
+      ),
+    ).toEqual([
+      { agentId: "b", agentName: "bob", count: 2 },
+      { agentId: "a", agentName: "alice", count: 1 },
+      { agentId: null, agentName: null, count: 1 },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import type Database from "better-sqlite3";
 import { prepare, withSqlite } from "@/lib/db";
 import type { DayRange } from "./range";
 import { utcDay } from "./rollup-day";
+import { agentNames } from "./task-metrics";
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 /** Long tokens mixing letters and digits: cuids, hashes, commit ids, random suffixes. */
@@ -44,6 +45,8 @@ export type FailureGroup = {
   example: string;
   count: number;
   agents: number;
+  /** Failures of the group per agent id ("" for tasks without an agent). */
+  perAgent: Record<string, number>;
   firstSeen: string;
   lastSeen: string;
   perDay: Record<string, number>;
@@ -66,7 +69,7 @@ export function readFailures(sqlite: Database.Database, startMs: number, endMs: 
 }
 
 export function groupFailures(rows: FailedRow[]): FailureGroup[] {
-  const groups = new Map<string, FailureGroup & { agentSet: Set<string> }>();
+  const groups = new Map<string, FailureGroup>();
   for (const row of rows) {
     const key = normalizeFailureReason(row.failureReason);
     const day = utcDay(row.finishedAt);
@@ -80,19 +83,27 @@ export function groupFailures(rows: FailedRow[]): FailureGroup[] {
         firstSeen: day,
         lastSeen: day,
         perDay: {},
-        agentSet: new Set(),
+        perAgent: {},
       };
       groups.set(key, group);
     }
     group.count += 1;
-    group.agentSet.add(row.agentId ?? "");
+    const agent = row.agentId ?? "";
+    group.perAgent[agent] = (group.perAgent[agent] ?? 0) + 1;
     group.perDay[day] = (group.perDay[day] ?? 0) + 1;
     if (day < group.firstSeen) group.firstSeen = day;
     if (day > group.lastSeen) group.lastSeen = day;
   }
   return [...groups.values()]
-    .map(({ agentSet, ...group }) => ({ ...group, agents: agentSet.size }))
+    .map((group) => ({ ...group, agents: Object.keys(group.perAgent).length }))
     .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/** Which agents a group's failures came from, most first, by name (the lead acts on names). */
+export function failingAgents(group: Pick<FailureGroup, "perAgent">, names: Map<string, string>) {
+  return Object.entries(group.perAgent)
+    .map(([agentId, count]) => ({ agentId: agentId || null, agentName: agentId ? (names.get(agentId) ?? "(deleted agent)") : null, count }))
+    .sort((a, b) => b.count - a.count || String(a.agentName).localeCompare(String(b.agentName)));
 }
 
 /** GET /api/v1/metrics/failures: the top groups and their counts per day. */
@@ -100,11 +111,16 @@ export function getFailureRecurrence({ range, agentId, limit = 8 }: { range: Day
   return withSqlite((sqlite) => {
     const groups = groupFailures(readFailures(sqlite, range.startMs, range.endMs, agentId));
     const top = groups.slice(0, limit);
+    const names = agentNames(sqlite);
     return {
       range: { from: range.from, to: range.to, days: range.days.length },
       totalFailed: groups.reduce((sum, group) => sum + group.count, 0),
       groupCount: groups.length,
-      groups: top.map(({ perDay, ...group }) => ({ ...group, recurring: Object.keys(perDay).length > 1 })),
+      groups: top.map(({ perDay, perAgent, ...group }) => ({
+        ...group,
+        recurring: Object.keys(perDay).length > 1,
+        byAgent: failingAgents({ perAgent }, names),
+      })),
       series: range.days.map((day) => ({ day, counts: top.map((group) => group.perDay[day] ?? 0) })),
     };
   });

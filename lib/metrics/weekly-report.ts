@@ -3,7 +3,7 @@
 import "server-only";
 import { withSqlite } from "@/lib/db";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
-import { groupFailures, readFailures } from "./failure-reasons";
+import { failingAgents, groupFailures, readFailures } from "./failure-reasons";
 import { addDays, dayRange } from "./range";
 import { utcDay } from "./rollup-day";
 import { addRow, agentNames, emptyTotals, type RollupRow, readRollups, snapshot, summarize, type Totals } from "./task-metrics";
@@ -91,6 +91,7 @@ export function getWeeklyReport({ clock = systemClock, endDay }: { clock?: Clock
           count: group.count,
           lastWeekCount: lastFailures.get(group.key) ?? 0,
           agents: group.agents,
+          byAgent: failingAgents(group, names),
         })),
         biggestChanges: agents.slice(0, 5),
       };

@@ -1,5 +1,6 @@
-// Cron expressions (cron-parser v5: 5 fields, or 6 with seconds; time zone aware),
-// the slots a schedule fires at, and a short English reading for the page.
+// Cron expressions (cron-parser v5, time zone aware; 5 fields only: a schedule
+// never needs seconds, and a sixth field is far more often a mistake), the slots
+// a schedule fires at, the shortest gap between them, and a short English reading.
 import { CronExpressionParser } from "cron-parser";
 
 export function isValidTimeZone(timeZone: string): boolean {
@@ -15,8 +16,11 @@ export function isValidTimeZone(timeZone: string): boolean {
 export function cronProblem(cron: string, timeZone: string): string | null {
   if (!isValidTimeZone(timeZone)) return `Unknown time zone "${timeZone}"`;
   const fields = cron.trim().split(/\s+/);
-  if (!cron.trim().startsWith("@") && (fields.length < 5 || fields.length > 6)) {
-    return "A cron expression has 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first";
+  if (fields.length === 6 && !cron.trim().startsWith("@")) {
+    return "Six-field cron expressions (with seconds) are not supported: use 5 fields, minute hour day-of-month month day-of-week";
+  }
+  if (!cron.trim().startsWith("@") && fields.length !== 5) {
+    return "A cron expression has 5 fields: minute hour day-of-month month day-of-week";
   }
   try {
     CronExpressionParser.parse(cron, { tz: timeZone, strict: false }).next();
@@ -50,6 +54,29 @@ export function upcomingSlots(cron: string, timeZone: string, after: number, cou
   const slots: number[] = [];
   for (let i = 0; i < count && expression.hasNext(); i += 1) slots.push(expression.next().getTime());
   return slots;
+}
+
+/** The shortest gap (ms) between the next `count` slots after `after`; null with fewer than two. */
+export function shortestGap(cron: string, timeZone: string, after: number, count = 120): number | null {
+  const slots = upcomingSlots(cron, timeZone, after, count);
+  let gap: number | null = null;
+  for (let i = 1; i < slots.length; i += 1) {
+    const d = (slots[i] ?? 0) - (slots[i - 1] ?? 0);
+    if (gap === null || d < gap) gap = d;
+  }
+  return gap;
+}
+
+/** Why a cron expression fires too often for the minimum interval, or null. */
+export function intervalProblem(cron: string, timeZone: string, minIntervalMs: number, after: number): string | null {
+  const gap = shortestGap(cron, timeZone, after);
+  if (gap === null || gap >= minIntervalMs) return null;
+  return `This fires every ${minutes(gap)}; a schedule may fire at most every ${minutes(minIntervalMs)} (SCHEDULE_MIN_INTERVAL_MINUTES)`;
+}
+
+function minutes(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  return m === 1 ? "minute" : `${m} minutes`;
 }
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];

@@ -10,7 +10,8 @@ registerPeriodicJob({
   firstAfterMs: 500,
   async run() {
     for (const firing of await runDueSchedules()) {
-      console.log(`[swarmdeck] schedule ${firing.scheduleId} fired: ${firing.status}${firing.taskId ? ` task ${firing.taskId}` : ""}`);
+      const skipped = firing.skips.length ? `, ${firing.skips.length} skipped` : "";
+      console.log(`[swarmdeck] schedule ${firing.scheduleId} fired: ${firing.status}, ${firing.taskIds.length} task(s)${skipped}`);
     }
   },
 });

@@ -15,6 +15,8 @@ import { announceTasks } from "@/lib/tasks/dispatch";
 import { type Clock, systemClock } from "./clock";
 import { latestSlotAtOrBefore, nextSlot } from "./cron";
 import { newId } from "./ids";
+import { minIntervalMs } from "./settings";
+import { planRun, type Recipient, type RunPlan, type Skip } from "./targets";
 
 export type ScheduleRow = {
   id: string;
@@ -22,66 +24,54 @@ export type ScheduleRow = {
   cron: string;
   timezone: string;
   enabled: number;
+  targetKind: string;
+  targetValue: string | null;
   agentId: string | null;
   taskTitle: string;
   taskDescription: string;
   taskType: string;
   taskTags: string;
   taskPriority: number;
+  lastRunAt: number | null;
   nextRunAt: number | null;
 };
 
 const SCHEDULE_COLUMNS =
-  "id, name, cron, timezone, enabled, agentId, taskTitle, taskDescription, taskType, taskTags, taskPriority, nextRunAt";
+  "id, name, cron, timezone, enabled, targetKind, targetValue, agentId, taskTitle, taskDescription, taskType, taskTags, taskPriority, lastRunAt, nextRunAt";
 
 export type Firing = {
   runId: string;
   scheduleId: string;
-  agentId: string | null;
   scheduledFor: number;
+  /** The first task (null when none was created). */
   taskId: string | null;
-  status: "created" | "failed";
+  taskIds: string[];
+  /** Who got a task (null: the pool). */
+  agentIds: Array<string | null>;
+  skips: Skip[];
+  status: "created" | "partial" | "skipped" | "failed";
   error?: string;
 };
 
-/**
- * Fires one slot of a schedule inside the caller's write transaction. Returns null
- * when the slot was already fired (by this or another process).
- */
-export function fireSlot(
+type FireOptions = {
+  scheduledFor: number;
+  trigger: "cron" | "manual";
+  now: number;
+  actor?: Actor;
+  /** Real time, for the agents' lastSeenAt (the clock may be shifted in tests). */
+  seenNow?: number;
+  /** A reason to create nothing at all this time (the minimum interval). */
+  skipAll?: string;
+};
+
+function createTaskSync(
   sqlite: Database.Database,
   schedule: ScheduleRow,
-  { scheduledFor, trigger, now, actor = SYSTEM_ACTOR }: { scheduledFor: number; trigger: "cron" | "manual"; now: number; actor?: Actor },
-): Firing | null {
-  const runId = newId();
-  const claimed = prepare(
-    sqlite,
-    `INSERT INTO ScheduleRun (id, scheduleId, scheduledFor, firedAt, trigger, status) VALUES (?, ?, ?, ?, ?, 'created')
-     ON CONFLICT(scheduleId, scheduledFor) DO NOTHING`,
-  ).run(runId, schedule.id, scheduledFor, now, trigger);
-  if (claimed.changes === 0) return null;
-
-  const agent = schedule.agentId
-    ? (prepare(sqlite, "SELECT id, archivedAt FROM Agent WHERE id = ?").get(schedule.agentId) as
-        | { id: string; archivedAt: number | null }
-        | undefined)
-    : undefined;
-  if (schedule.agentId && (!agent || agent.archivedAt !== null)) {
-    const error = "The target agent is archived; no task was created";
-    prepare(sqlite, "UPDATE ScheduleRun SET status = 'failed', error = ? WHERE id = ?").run(error, runId);
-    appendAuditSync(sqlite, {
-      actor,
-      action: "schedule.fire_failed",
-      targetType: "schedule",
-      targetId: schedule.id,
-      agentId: schedule.agentId,
-      data: { runId, scheduledFor: new Date(scheduledFor).toISOString(), trigger, error },
-    });
-    return { runId, scheduleId: schedule.id, agentId: schedule.agentId, scheduledFor, taskId: null, status: "failed", error };
-  }
-
+  recipient: Recipient,
+  { runId, scheduledFor, trigger, now, actor }: { runId: string; scheduledFor: number; trigger: string; now: number; actor: Actor },
+): string {
   const taskId = newId();
-  const status = schedule.agentId ? "pending" : "unassigned";
+  const status = recipient.agentId ? "pending" : "unassigned";
   prepare(
     sqlite,
     `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, scheduleId, attempts, createdAt, updatedAt)
@@ -94,7 +84,7 @@ export function fireSlot(
     tags: schedule.taskTags,
     priority: schedule.taskPriority,
     status,
-    agentId: schedule.agentId,
+    agentId: recipient.agentId,
     scheduleId: schedule.id,
     now,
   });
@@ -111,26 +101,87 @@ export function fireSlot(
     actor.id,
     now,
   );
-  recordTaskRollup(sqlite, { kind: "created", agentId: schedule.agentId, at: now });
-  prepare(sqlite, "UPDATE ScheduleRun SET taskId = ? WHERE id = ?").run(taskId, runId);
-  prepare(sqlite, "UPDATE Schedule SET lastRunAt = ?, lastTaskId = ?, updatedAt = ? WHERE id = ?").run(now, taskId, now, schedule.id);
+  recordTaskRollup(sqlite, { kind: "created", agentId: recipient.agentId, at: now });
   appendAuditSync(sqlite, {
     actor,
     action: "task.created",
     targetType: "task",
     targetId: taskId,
-    agentId: schedule.agentId,
-    data: { title: schedule.taskTitle, status, scheduleId: schedule.id },
+    agentId: recipient.agentId,
+    data: { title: schedule.taskTitle, status, scheduleId: schedule.id, runId },
   });
+  return taskId;
+}
+
+/**
+ * Fires one slot of a schedule inside the caller's write transaction: one task
+ * per target agent (lib/schedules/targets.ts), the skipped targets with their
+ * reasons. Returns null when the slot was already fired (by this or another process).
+ */
+export function fireSlot(sqlite: Database.Database, schedule: ScheduleRow, options: FireOptions): Firing | null {
+  const { scheduledFor, trigger, now, actor = SYSTEM_ACTOR, seenNow = Date.now() } = options;
+  const runId = newId();
+  const claimed = prepare(
+    sqlite,
+    `INSERT INTO ScheduleRun (id, scheduleId, scheduledFor, firedAt, trigger, status) VALUES (?, ?, ?, ?, ?, 'created')
+     ON CONFLICT(scheduleId, scheduledFor) DO NOTHING`,
+  ).run(runId, schedule.id, scheduledFor, now, trigger);
+  if (claimed.changes === 0) return null;
+
+  const plan: RunPlan = options.skipAll
+    ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: options.skipAll }], error: null }
+    : planRun(sqlite, schedule, seenNow);
+  const taskIds = plan.recipients.map((recipient) =>
+    createTaskSync(sqlite, schedule, recipient, { runId, scheduledFor, trigger, now, actor }),
+  );
+  const status: Firing["status"] = plan.error ? "failed" : taskIds.length === 0 ? "skipped" : plan.skips.length > 0 ? "partial" : "created";
+  const firstTask = taskIds[0] ?? null;
+  prepare(sqlite, "UPDATE ScheduleRun SET status = ?, taskId = ?, taskIds = ?, skips = ?, error = ? WHERE id = ?").run(
+    status,
+    firstTask,
+    JSON.stringify(taskIds),
+    JSON.stringify(plan.skips),
+    plan.error,
+    runId,
+  );
+  prepare(sqlite, "UPDATE Schedule SET lastRunAt = ?, lastTaskId = COALESCE(?, lastTaskId), updatedAt = ? WHERE id = ?").run(
+    now,
+    firstTask,
+    now,
+    schedule.id,
+  );
   appendAuditSync(sqlite, {
     actor,
-    action: "schedule.fired",
+    action: status === "failed" ? "schedule.fire_failed" : "schedule.fired",
     targetType: "schedule",
     targetId: schedule.id,
     agentId: schedule.agentId,
-    data: { runId, taskId, trigger, scheduledFor: new Date(scheduledFor).toISOString() },
+    data: {
+      runId,
+      trigger,
+      status,
+      taskIds,
+      skipped: plan.skips.map((skip) => ({ agentId: skip.agentId, reason: skip.reason })),
+      scheduledFor: new Date(scheduledFor).toISOString(),
+      ...(plan.error ? { error: plan.error } : {}),
+    },
   });
-  return { runId, scheduleId: schedule.id, agentId: schedule.agentId, scheduledFor, taskId, status: "created" };
+  return {
+    runId,
+    scheduleId: schedule.id,
+    scheduledFor,
+    taskId: firstTask,
+    taskIds,
+    agentIds: plan.recipients.map((recipient) => recipient.agentId),
+    skips: plan.skips,
+    status,
+    ...(plan.error ? { error: plan.error } : {}),
+  };
+}
+
+function announce(firing: Firing | null) {
+  // Wake the waiting polls of each agent (or of the pool) after the commit.
+  for (const agentId of firing?.agentIds ?? []) announceTasks({ agentId });
 }
 
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
@@ -138,6 +189,7 @@ export async function runDueSchedules({ clock = systemClock }: { clock?: Clock }
   const now = clock();
   const firings = await writeTransaction((sqlite) => {
     const firings: Firing[] = [];
+    const minMs = minIntervalMs(sqlite);
     const due = prepare(
       sqlite,
       `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE enabled = 1 AND (nextRunAt IS NULL OR nextRunAt <= ?) ORDER BY nextRunAt`,
@@ -153,14 +205,19 @@ export async function runDueSchedules({ clock = systemClock }: { clock?: Clock }
         // The latest slot that has come (several missed slots fire once, as this one).
         const latest = latestSlotAtOrBefore(schedule.cron, schedule.timezone, now);
         const slot = latest !== null && latest >= schedule.nextRunAt ? latest : schedule.nextRunAt;
-        const firing = fireSlot(sqlite, schedule, { scheduledFor: slot, trigger: "cron", now });
+        const sinceLast = schedule.lastRunAt === null ? null : now - schedule.lastRunAt;
+        const skipAll =
+          sinceLast !== null && sinceLast < minMs
+            ? `The last run was ${Math.round(sinceLast / 60_000)} minute(s) ago; the minimum interval is ${minMs / 60_000} minutes`
+            : undefined;
+        const firing = fireSlot(sqlite, schedule, { scheduledFor: slot, trigger: "cron", now, skipAll });
         if (firing) firings.push(firing);
       }
       prepare(sqlite, "UPDATE Schedule SET nextRunAt = ?, updatedAt = ? WHERE id = ?").run(next, now, schedule.id);
     }
     return firings;
   });
-  for (const firing of firings) if (firing.taskId) announceTasks({ agentId: firing.agentId });
+  for (const firing of firings) announce(firing);
   return firings;
 }
 
@@ -181,7 +238,6 @@ export async function runScheduleNow({
     // A manual run's slot is its own instant; a second click in the same millisecond is the same run.
     return fireSlot(sqlite, schedule, { scheduledFor: now, trigger: "manual", now, actor });
   });
-  // Wake the waiting polls of the agent (or of the pool) after the commit.
-  if (firing?.taskId) announceTasks({ agentId: firing.agentId });
+  announce(firing);
   return firing;
 }

@@ -2,15 +2,23 @@
 // transaction). Firing lives in scheduler.ts.
 import "server-only";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
-import type { CreateScheduleBody, PatchScheduleBody, ScheduleDto, ScheduleRunDto } from "@/lib/contracts/schedules";
-import { db, type Tx } from "@/lib/db";
+import {
+  type CreateScheduleBody,
+  type PatchScheduleBody,
+  SCHEDULE_TARGET_KINDS,
+  type ScheduleDto,
+  type ScheduleRunDto,
+} from "@/lib/contracts/schedules";
+import { db, type Tx, withSqlite } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { Schedule, ScheduleRun } from "@/lib/generated/prisma/client";
 import { type Clock, systemClock } from "./clock";
-import { cronProblem, describeCron, nextSlot } from "./cron";
+import { cronProblem, describeCron, intervalProblem, nextSlot } from "./cron";
+import { minIntervalMs } from "./settings";
+import { describeTarget } from "./targets";
 import { findTemplate } from "./templates";
 
-type WithAgent = Schedule & { agent: { name: string; displayName: string } | null };
+type WithAgent = Schedule & { agent: { name: string; displayName: string } | null; runs?: Array<{ status: string }> };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -24,6 +32,7 @@ function parseTags(text: string): string[] {
 }
 
 export function toScheduleDto(row: WithAgent): ScheduleDto {
+  const agentName = row.agent ? row.agent.displayName || row.agent.name : null;
   return {
     id: row.id,
     name: row.name,
@@ -32,8 +41,13 @@ export function toScheduleDto(row: WithAgent): ScheduleDto {
     cronDescription: describeCron(row.cron),
     timezone: row.timezone,
     enabled: row.enabled,
+    targetKind: (SCHEDULE_TARGET_KINDS as readonly string[]).includes(row.targetKind)
+      ? (row.targetKind as ScheduleDto["targetKind"])
+      : "pool",
+    targetValue: row.targetValue,
+    targetDescription: describeTarget(row.targetKind, row.targetValue, agentName),
     agentId: row.agentId,
-    agentName: row.agent ? row.agent.displayName || row.agent.name : null,
+    agentName,
     taskTitle: row.taskTitle,
     taskDescription: row.taskDescription,
     taskType: row.taskType,
@@ -42,38 +56,127 @@ export function toScheduleDto(row: WithAgent): ScheduleDto {
     lastRunAt: iso(row.lastRunAt),
     nextRunAt: iso(row.nextRunAt),
     lastTaskId: row.lastTaskId,
+    lastRunStatus: row.runs?.[0]?.status ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-export function toRunDto(run: ScheduleRun): ScheduleRunDto {
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+type RunTask = ScheduleRunDto["tasks"][number];
+
+export function toRunDto(run: ScheduleRun, tasks: Map<string, RunTask>): ScheduleRunDto {
+  const ids = parseJson<string[]>(run.taskIds, []);
   return {
     id: run.id,
     scheduledFor: run.scheduledFor.toISOString(),
     firedAt: run.firedAt.toISOString(),
     trigger: run.trigger === "manual" ? "manual" : "cron",
     taskId: run.taskId,
+    tasks: (ids.length ? ids : run.taskId ? [run.taskId] : []).map(
+      (id) =>
+        tasks.get(id) ?? {
+          id,
+          title: "(deleted task)",
+          status: "deleted",
+          agentId: null,
+          agentName: null,
+          finishedAt: null,
+          failureReason: null,
+        },
+    ),
+    skips: parseJson<ScheduleRunDto["skips"]>(run.skips, []),
     status: run.status,
     error: run.error,
   };
 }
 
-const include = { agent: { select: { name: true, displayName: true } } } as const;
+/** The runs with their tasks' current state (the history page, "Last run"). */
+async function withTasks(runs: ScheduleRun[]): Promise<ScheduleRunDto[]> {
+  const ids = runs.flatMap((run) => {
+    const list = parseJson<string[]>(run.taskIds, []);
+    return list.length ? list : run.taskId ? [run.taskId] : [];
+  });
+  const rows = ids.length
+    ? await db.task.findMany({
+        where: { id: { in: ids } },
+        select: {
+          id: true,
+          title: true,
+          status: true,
+          agentId: true,
+          finishedAt: true,
+          failureReason: true,
+          agent: { select: { name: true } },
+        },
+      })
+    : [];
+  const tasks = new Map<string, RunTask>(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        title: row.title,
+        status: row.status,
+        agentId: row.agentId,
+        agentName: row.agent?.name.replace(/~archived-.*$/, "") ?? null,
+        finishedAt: row.finishedAt?.toISOString() ?? null,
+        failureReason: row.failureReason?.slice(0, 500) ?? null,
+      },
+    ]),
+  );
+  return runs.map((run) => toRunDto(run, tasks));
+}
 
-function assertCron(cron: string, timezone: string) {
-  const problem = cronProblem(cron, timezone);
+const include = {
+  agent: { select: { name: true, displayName: true } },
+  runs: { select: { status: true }, orderBy: { firedAt: "desc" }, take: 1 },
+} as const;
+
+async function assertCron(cron: string, timezone: string, now: number) {
+  const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, await withSqlite(minIntervalMs), now);
   if (problem) {
     const path = problem.startsWith("Unknown time zone") ? "timezone" : "cron";
     throw new ApiError("validation_failed", problem, [{ path, message: problem }]);
   }
 }
 
-async function assertAgent(tx: Tx, agentId: string | null | undefined) {
-  if (!agentId) return;
-  const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { archivedAt: true } });
-  if (!agent || agent.archivedAt)
-    throw new ApiError("validation_failed", "The target agent does not exist", [{ path: "agentId", message: "unknown agent" }]);
+const invalid = (path: string, message: string) => new ApiError("validation_failed", message, [{ path, message }]);
+const TAG = /^[a-z0-9][a-z0-9._-]*$/;
+
+type Target = { targetKind: ScheduleDto["targetKind"]; targetValue: string | null; agentId: string | null };
+
+/** The target a create or change asks for, checked (an agent that exists, a real role, a valid tag). */
+async function resolveTarget(
+  tx: Tx,
+  input: { targetKind?: string; targetValue?: string | null; agentId?: string | null },
+): Promise<Target> {
+  const kind = (input.targetKind ?? (input.agentId ? "agent" : "pool")) as Target["targetKind"];
+  const value = input.targetValue?.trim() || null;
+  if (kind === "agent") {
+    if (!input.agentId) throw invalid("agentId", "A schedule for one agent names the agent (agentId)");
+    const agent = await tx.agent.findUnique({ where: { id: input.agentId }, select: { archivedAt: true } });
+    if (!agent || agent.archivedAt) throw invalid("agentId", "The target agent does not exist");
+    return { targetKind: kind, targetValue: null, agentId: input.agentId };
+  }
+  if (input.agentId) throw invalid("agentId", `A schedule ${describeTarget(kind, value, null)} has no single agent`);
+  if (kind === "role") {
+    if (value !== "lead" && value !== "worker") throw invalid("targetValue", "The role is lead or worker");
+    return { targetKind: kind, targetValue: value, agentId: null };
+  }
+  if (kind === "tag") {
+    if (!value || !TAG.test(value)) throw invalid("targetValue", "A tag: lower-case letters, digits, '.', '_' and '-'");
+    return { targetKind: kind, targetValue: value, agentId: null };
+  }
+  if (value) throw invalid("targetValue", `A schedule ${describeTarget(kind, null, null)} takes no role or tag`);
+  return { targetKind: kind, targetValue: null, agentId: null };
 }
 
 export async function listSchedules(): Promise<ScheduleDto[]> {
@@ -84,17 +187,33 @@ export async function listSchedules(): Promise<ScheduleDto[]> {
 export async function getSchedule({ id }: { id: string }): Promise<{ schedule: ScheduleDto; runs: ScheduleRunDto[] }> {
   const row = await db.schedule.findUnique({ where: { id }, include });
   if (!row) throw notFound("Schedule");
-  const runs = await db.scheduleRun.findMany({ where: { scheduleId: id }, orderBy: { firedAt: "desc" }, take: 20 });
-  return { schedule: toScheduleDto(row), runs: runs.map(toRunDto) };
+  const { runs } = await listScheduleRuns({ id, limit: 20 });
+  return { schedule: toScheduleDto(row), runs };
+}
+
+/** A schedule's runs, newest first, with their tasks; the cursor is the last run id of the previous page. */
+export async function listScheduleRuns({ id, limit, cursor }: { id: string; limit: number; cursor?: string }) {
+  if (!(await db.schedule.findUnique({ where: { id }, select: { id: true } }))) throw notFound("Schedule");
+  if (cursor && !(await db.scheduleRun.findFirst({ where: { id: cursor, scheduleId: id }, select: { id: true } }))) {
+    throw new ApiError("bad_request", "The cursor does not name a run of this schedule");
+  }
+  const rows = await db.scheduleRun.findMany({
+    where: { scheduleId: id },
+    orderBy: [{ firedAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+  });
+  const page = rows.slice(0, limit);
+  return { runs: await withTasks(page), nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
 }
 
 export async function createSchedule({ input, actor, clock = systemClock }: { input: CreateScheduleBody; actor: Actor; clock?: Clock }) {
-  assertCron(input.cron, input.timezone);
+  await assertCron(input.cron, input.timezone, clock());
   if (input.templateKey && !findTemplate(input.templateKey)) {
     throw new ApiError("validation_failed", "Unknown template", [{ path: "templateKey", message: "unknown template" }]);
   }
   return db.$transaction(async (tx) => {
-    await assertAgent(tx, input.agentId);
+    const target = await resolveTarget(tx, input);
     const row = await tx.schedule.create({
       data: {
         name: input.name,
@@ -102,7 +221,7 @@ export async function createSchedule({ input, actor, clock = systemClock }: { in
         cron: input.cron,
         timezone: input.timezone,
         enabled: input.enabled,
-        agentId: input.agentId ?? null,
+        ...target,
         taskTitle: input.taskTitle,
         taskDescription: input.taskDescription,
         taskType: input.taskType,
@@ -118,7 +237,14 @@ export async function createSchedule({ input, actor, clock = systemClock }: { in
       targetType: "schedule",
       targetId: row.id,
       agentId: row.agentId,
-      data: { name: row.name, cron: row.cron, timezone: row.timezone, enabled: row.enabled, templateKey: row.templateKey },
+      data: {
+        name: row.name,
+        cron: row.cron,
+        timezone: row.timezone,
+        enabled: row.enabled,
+        templateKey: row.templateKey,
+        target: describeTarget(row.targetKind, row.targetValue, row.agent?.name ?? null),
+      },
     });
     return toScheduleDto(row);
   });
@@ -141,8 +267,17 @@ export async function updateSchedule({
     const cron = input.cron ?? current.cron;
     const timezone = input.timezone ?? current.timezone;
     const enabled = input.enabled ?? current.enabled;
-    assertCron(cron, timezone);
-    if (input.agentId !== undefined) await assertAgent(tx, input.agentId);
+    if (input.cron !== undefined || input.timezone !== undefined) await assertCron(cron, timezone, clock());
+    const retarget = input.targetKind !== undefined || input.targetValue !== undefined || input.agentId !== undefined;
+    const kind = input.targetKind ?? (input.agentId !== undefined ? (input.agentId ? "agent" : "pool") : current.targetKind);
+    const keeps = kind === current.targetKind;
+    const target = retarget
+      ? await resolveTarget(tx, {
+          targetKind: kind,
+          targetValue: input.targetValue !== undefined ? input.targetValue : keeps ? current.targetValue : null,
+          agentId: input.agentId !== undefined ? input.agentId : keeps ? current.agentId : null,
+        })
+      : null;
     // The next slot counts from now when the timing changes or the schedule is switched on.
     const retime = input.cron !== undefined || input.timezone !== undefined || (input.enabled === true && !current.enabled);
     const nextRunAt = !enabled ? null : retime || !current.nextRunAt ? new Date(nextSlot(cron, timezone, clock())) : current.nextRunAt;
@@ -153,7 +288,7 @@ export async function updateSchedule({
         cron,
         timezone,
         enabled,
-        ...(input.agentId !== undefined ? { agentId: input.agentId ?? null } : {}),
+        ...(target ?? {}),
         ...(input.taskTitle !== undefined ? { taskTitle: input.taskTitle } : {}),
         ...(input.taskDescription !== undefined ? { taskDescription: input.taskDescription } : {}),
         ...(input.taskType !== undefined ? { taskType: input.taskType } : {}),

@@ -1,12 +1,13 @@
-// The shipped schedule templates (reference 001, P11) as data. They are seeded
-// disabled at first start (lib/seed/seed.ts) for an operator to enable; the
-// per-agent retrospective can also be created for each agent from the page.
+// The shipped schedule templates (reference 001: P11's retrospectives, review
+// and digest; Gap 10's weekly metrics check) as data. They are offered when the
+// first lead agent is created (lib/schedules/lead-templates.ts), and stay on the
+// Schedules page for later; nothing is installed before a lead exists.
 export type ScheduleTemplate = {
   key: string;
   name: string;
   cron: string;
-  /** Who it is for: each worker, or the lead. */
-  target: "each_agent" | "lead";
+  /** Who gets a task at each firing: every agent (one task each), or the lead(s). */
+  targetKind: "all" | "leads";
   taskTitle: string;
   taskDescription: string;
   taskType: string;
@@ -19,7 +20,7 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
     key: "weekly-retrospective",
     name: "Weekly retrospective",
     cron: "0 9 * * 1",
-    target: "each_agent",
+    targetKind: "all",
     taskTitle: "Weekly retrospective",
     taskType: "retrospective",
     taskTags: ["retrospective", "self-improvement"],
@@ -30,42 +31,71 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
       "2. Identify the top 3 learnings.",
       "3. Update your IDENTITY.md if your expertise has grown.",
       "4. Update your TOOLS.md if you discovered new tools or services.",
-      "5. Store a consolidated summary of the week as a memory (source: reflection).",
+      '5. Store a consolidated summary of the week as a memory: `swarm memory store --name "Week of <date>" --file F`.',
     ].join("\n"),
   },
   {
     key: "daily-knowledge-digest",
     name: "Daily knowledge digest",
     cron: "0 18 * * *",
-    target: "lead",
+    targetKind: "leads",
     taskTitle: "Daily knowledge digest",
     taskType: "digest",
     taskTags: ["digest", "knowledge"],
     taskPriority: 0,
     taskDescription: [
-      "Scan the tasks completed in the last 24 hours and their session summaries.",
+      "Scan the tasks completed in the last 24 hours and their session summaries:",
+      "`swarm swarm tasks --status completed --since 24h` (`swarm swarm task <id>` shows one whole).",
       "1. Identify knowledge that should be promoted to swarm-scoped memory.",
-      "2. Store each such learning as a swarm memory, named so others can find it.",
-      "3. Push corrections to individual workers with a learning where one repeats a mistake.",
+      "2. Store each such learning as a swarm memory, named so others can find it:",
+      "   `swarm memory store --name N --file F --scope swarm`.",
+      "3. Where one agent repeats a mistake, push it a correction:",
+      '   `swarm learn --agent <name> --category mistake-pattern "what to do instead"`.',
     ].join("\n"),
   },
   {
     key: "weekly-metrics-check",
     name: "Weekly metrics check",
     cron: "0 8 * * 1",
-    target: "lead",
+    targetKind: "leads",
     taskTitle: "Weekly metrics check",
     taskType: "metrics-review",
     taskTags: ["metrics", "retrospective"],
     taskPriority: 0,
     taskDescription: [
-      "Read the weekly metrics report: GET /api/v1/metrics/weekly-report (also on the Metrics page, section",
-      '"Weekly report"): this week against last, the top failure reasons and the agents whose failure rate',
-      "moved the most.",
-      "1. For each recurring failure reason, decide whether it needs a tool, a setup-script change or a learning.",
-      "2. For each agent that got worse, look at its identity changes in the same period (identity timeline) and",
-      "   its outcome per SOUL.md version; propose a correction or a rollback where a change made things worse.",
-      "3. Write a short swarm health summary as a swarm memory (source: reflection).",
+      "Mandatory weekly metrics check. Read the weekly report: `swarm swarm report` (this week against last:",
+      "completed and failed tasks, the failure rate, the top failure reasons and which agents they come from,",
+      "the agents whose failure rate moved the most). Report the trends in your output.",
+      "If the failure rate is above 30%:",
+      "1. Investigate the top 3 failure reasons: `swarm swarm failures --since 7d`, then the failed tasks",
+      "   themselves (`swarm swarm tasks --status failed --since 7d --agent <name>`).",
+      "2. For each, decide whether it needs a tool, a setup-script change or a learning; give the agent that",
+      '   keeps failing a learning (`swarm learn --agent <name> --category mistake-pattern "..." [--claude-md]`),',
+      "   and name in your output the corrective work that is needed.",
+      "3. For an agent that got worse, compare its outcomes per SOUL.md version (`swarm swarm outcomes --agent",
+      "   <name>`) with its identity changes in the same period.",
+      "4. Store a short swarm health summary as a swarm memory (`swarm memory store --scope swarm`).",
+    ].join("\n"),
+  },
+  {
+    key: "monthly-swarm-review",
+    name: "Monthly swarm review",
+    cron: "0 10 1 * *",
+    targetKind: "leads",
+    taskTitle: "Monthly swarm review",
+    taskType: "swarm-review",
+    taskTags: ["retrospective", "swarm-review"],
+    taskPriority: 0,
+    taskDescription: [
+      "Review all workers' recent task outputs and identity changes.",
+      "1. Read the month: `swarm swarm agents`, `swarm swarm tasks --since 30d` (`--agent <name>`, `--status failed`),",
+      "   `swarm swarm failures --since 30d`, and each agent's outcomes per SOUL.md version",
+      "   (`swarm swarm outcomes --agent <name>`).",
+      '2. Find patterns across the swarm: `swarm memory search "..." --scope all`.',
+      "3. Identify the workers who need coaching, and push each a correction:",
+      '   `swarm learn --agent <name> --category mistake-pattern "..." [--claude-md]`; a lesson for everyone:',
+      '   `swarm learn --swarm --category best-practice "..."`.',
+      '4. Store a swarm health report as a swarm memory (`swarm memory store --name "Swarm review <month>" --file F --scope swarm`).',
     ].join("\n"),
   },
 ];

@@ -1,5 +1,6 @@
-// First-start seeding, idempotent: an admin account, the admin automation token,
-// and the shipped defaults. A second start finds everything and changes nothing.
+// First-start seeding, idempotent: an admin account and the admin automation
+// token. A second start finds everything and changes nothing. (The schedule
+// templates are offered when the first lead agent is created, not seeded.)
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { chmodSync, writeFileSync } from "node:fs";
@@ -10,7 +11,6 @@ import { hashToken, tokenDisplayPrefix } from "@/lib/auth/secrets";
 import { dataDir } from "@/lib/config/database-url";
 import { db } from "@/lib/db";
 import type { Env } from "@/lib/env";
-import { seedScheduleTemplates } from "@/lib/schedules/seed-templates";
 
 export const DEFAULT_ADMIN_EMAIL = "admin@swarmdeck.local";
 export const ADMIN_PASSWORD_FILE = "admin-password.txt";
@@ -77,6 +77,5 @@ export async function seedDatabase(env: Env): Promise<SeedReport> {
   const report: SeedReport = {};
   await seedAdmin(env, report);
   await seedAdminToken(env, report);
-  await seedScheduleTemplates();
   return report;
 }

@@ -1,6 +1,8 @@
-// The setup script (DESIGN.md "Setup script", reference 000): the global script,
+// The setup script (docs/architecture.md "Setup script", reference 000): the global script,
 // then the agent's, between two markers, under one shebang. Pure string functions:
 // the bundle endpoint and the worker both use them (no server-only imports here).
+
+import { createHash } from "node:crypto";
 
 export const SETUP_MARKER_START = "# === Agent-managed setup (from DB) ===";
 export const SETUP_MARKER_END = "# === End agent-managed setup ===";
@@ -18,6 +20,11 @@ function body(script: string): string {
 export function composeSetupBlock({ global, agent }: { global: string; agent: string }): string {
   const parts = [body(global), body(agent)].filter((part) => part.length > 0);
   return [SETUP_MARKER_START, ...parts, SETUP_MARKER_END].join("\n");
+}
+
+/** What says "the composed script changed": the worker re-runs the script only when this does. */
+export function setupScriptHash(composed: string): string {
+  return createHash("sha256").update(composed).digest("hex");
 }
 
 /** A complete start-up.sh: shebang, then the marker block. */

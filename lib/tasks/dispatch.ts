@@ -14,24 +14,55 @@ import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
 
 type ClaimResult = { task: TaskDto | null; poolRoom: boolean };
 
-/** The next claimable task id: max priority first (an index seek), then the oldest. */
-function nextTaskId(sqlite: Database.Database, agentId: string, poolRoom: boolean): { id: string; from: "pending" | "unassigned" } | null {
+type Candidate = { id: string; retryAt: number | null; lastAgentId: string | null };
+
+/** Given back by this agent and still in its backoff (task-finish.ts): not for this agent yet. */
+const waiting = (row: Candidate, agentId: string, now: number) => row.retryAt !== null && row.retryAt > now && row.lastAgentId === agentId;
+
+/**
+ * The next claimable task id: max priority first (an index seek), then the oldest.
+ * A task this agent gave back waits out its backoff; only when the fast pick is
+ * such a task does a slower query look past it (rare: give-backs are few).
+ */
+function nextTaskId(
+  sqlite: Database.Database,
+  agentId: string,
+  poolRoom: boolean,
+  now: number,
+): { id: string; from: "pending" | "unassigned" } | null {
   const pendingTop = prepare(sqlite, "SELECT MAX(priority) AS p FROM Task WHERE agentId = ? AND status = 'pending'").get(agentId) as {
     p: number | null;
   };
   if (pendingTop.p !== null) {
-    const row = prepare(
+    let row = prepare(
       sqlite,
-      "SELECT id FROM Task WHERE agentId = ? AND status = 'pending' AND priority = ? ORDER BY createdAt, id LIMIT 1",
-    ).get(agentId, pendingTop.p) as { id: string } | undefined;
+      "SELECT id, retryAt, lastAgentId FROM Task WHERE agentId = ? AND status = 'pending' AND priority = ? ORDER BY createdAt, id LIMIT 1",
+    ).get(agentId, pendingTop.p) as Candidate | undefined;
+    if (row && waiting(row, agentId, now)) {
+      row = prepare(
+        sqlite,
+        `SELECT id, retryAt, lastAgentId FROM Task WHERE agentId = ? AND status = 'pending' AND (retryAt IS NULL OR retryAt <= ?)
+         ORDER BY priority DESC, createdAt, id LIMIT 1`,
+      ).get(agentId, now) as Candidate | undefined;
+    }
     if (row) return { id: row.id, from: "pending" };
   }
   if (!poolRoom) return null;
   const poolTop = prepare(sqlite, "SELECT MAX(priority) AS p FROM Task WHERE status = 'unassigned'").get() as { p: number | null };
   if (poolTop.p === null) return null;
-  const row = prepare(sqlite, "SELECT id FROM Task WHERE status = 'unassigned' AND priority = ? ORDER BY createdAt, id LIMIT 1").get(
-    poolTop.p,
-  ) as { id: string } | undefined;
+  let row = prepare(
+    sqlite,
+    "SELECT id, retryAt, lastAgentId FROM Task WHERE status = 'unassigned' AND priority = ? ORDER BY createdAt, id LIMIT 1",
+  ).get(poolTop.p) as Candidate | undefined;
+  if (row && waiting(row, agentId, now)) {
+    // Another agent may take a pool task at once: the one that gave it back is the one that waits.
+    row = prepare(
+      sqlite,
+      `SELECT id, retryAt, lastAgentId FROM Task WHERE status = 'unassigned'
+         AND (retryAt IS NULL OR retryAt <= ? OR lastAgentId IS NULL OR lastAgentId <> ?)
+       ORDER BY priority DESC, createdAt, id LIMIT 1`,
+    ).get(now, agentId) as Candidate | undefined;
+  }
   return row ? { id: row.id, from: "unassigned" } : null;
 }
 
@@ -57,7 +88,7 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
 
     const room = agent.running < Math.max(1, agent.max);
     if (!room) return { task: null, poolRoom: false };
-    const next = nextTaskId(sqlite, agentId, true);
+    const next = nextTaskId(sqlite, agentId, true, now);
     if (!next) return { task: null, poolRoom: true };
 
     const soul = prepare(sqlite, "SELECT currentVersionId FROM IdentityFile WHERE agentId = ? AND kind = 'SOUL'").get(agentId) as

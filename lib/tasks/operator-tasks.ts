@@ -41,11 +41,25 @@ function isFinished(status: TaskStatus) {
   return (FINISHED_STATUSES as readonly string[]).includes(status);
 }
 
-/** Newest first; the cursor is the last task id of the previous page. */
-export function listTasks(query: ListQuery): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
+/**
+ * Newest first; the cursor is the last task id of the previous page. `window`
+ * bounds each task's last activity (its finish, else its creation), in epoch ms.
+ */
+export function listTasks(
+  query: ListQuery,
+  window: { sinceMs?: number; untilMs?: number } = {},
+): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
   return withSqlite((sqlite) => {
     const where: string[] = [];
     const args: Array<string | number> = [];
+    if (window.sinceMs !== undefined) {
+      where.push("COALESCE(t.finishedAt, t.createdAt) >= ?");
+      args.push(window.sinceMs);
+    }
+    if (window.untilMs !== undefined) {
+      where.push("COALESCE(t.finishedAt, t.createdAt) < ?");
+      args.push(window.untilMs);
+    }
     if (query.status && query.status.length > 0) {
       where.push(`t.status IN (${query.status.map(() => "?").join(", ")})`);
       args.push(...query.status);
@@ -125,8 +139,9 @@ export async function createTask({
     const tags = [...new Set(input.tags)];
     prepare(
       sqlite,
-      `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, parentTaskId, createdById, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, parentTaskId, timeLimitMinutes, identityGrant,
+         createdById, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       input.title,
@@ -137,6 +152,8 @@ export async function createTask({
       status,
       agent?.id ?? null,
       input.parentTaskId ?? null,
+      input.timeLimitMinutes ?? null,
+      JSON.stringify(input.identityGrant),
       createdById,
       now,
       now,
@@ -155,8 +172,9 @@ export async function createTask({
       targetType: "task",
       targetId: id,
       agentId: agent?.id ?? null,
-      data: { title: input.title, status, priority: input.priority, tags },
+      data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
     });
+    if (input.identityGrant.length > 0) recordGrant(sqlite, { taskId: id, from: [], to: input.identityGrant, actor, now });
     recordTaskRollup(sqlite, { kind: "created", agentId: agent?.id ?? null, at: now });
     const created = readTask(sqlite, id);
     if (!created) throw new Error("created task vanished");
@@ -195,7 +213,8 @@ function moveTask(
     sqlite,
     reset
       ? `UPDATE Task SET status = ?, agentId = ?, updatedAt = ?, attempts = 0, claimedAt = NULL, heartbeatAt = NULL, finishedAt = NULL,
-           progress = NULL, output = NULL, summary = NULL, failureReason = NULL WHERE id = ?`
+           progress = NULL, output = NULL, summary = NULL, failureReason = NULL, retryAt = NULL, lastAgentId = NULL,
+           lastActivityAt = NULL, lastActivity = NULL WHERE id = ?`
       : "UPDATE Task SET status = ?, agentId = ?, updatedAt = ? WHERE id = ?",
   ).run(to.status, to.agentId, now, task.id);
   insertTaskEvent(sqlite, {
@@ -217,7 +236,22 @@ function moveTask(
   });
 }
 
-/** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry. */
+/** A grant is an explicit request by a person: on the task's timeline and in the audit (the create audit carries the first one). */
+function recordGrant(
+  sqlite: Database.Database,
+  { taskId, from, to, actor, now }: { taskId: string; from: string[]; to: string[]; actor: Actor; now: number },
+) {
+  insertTaskEvent(sqlite, {
+    taskId,
+    type: "grant",
+    message: to.length > 0 ? `Identity rights granted: ${to.join(", ")}` : "Identity rights withdrawn",
+    data: { from, to },
+    actor: eventActor(actor),
+    at: now,
+  });
+}
+
+/** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry | grant (identity rights). */
 export async function patchTask({ id, input, actor }: { id: string; input: PatchTaskBody; actor: Actor }): Promise<TaskDto> {
   const { row, wake, freed } = await writeTransaction((sqlite) => {
     const task = readTask(sqlite, id);
@@ -261,6 +295,21 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
           },
         );
         return { row: readTask(sqlite, id), wake: { agentId: null }, freed: null };
+      }
+      case "grant": {
+        assertNotFinished(task, "given identity rights");
+        const from = JSON.parse(task.identityGrant) as string[];
+        prepare(sqlite, "UPDATE Task SET identityGrant = ?, updatedAt = ? WHERE id = ?").run(JSON.stringify(input.identityGrant), now, id);
+        recordGrant(sqlite, { taskId: id, from, to: input.identityGrant, actor, now });
+        appendAuditSync(sqlite, {
+          actor,
+          action: "task.identity_granted",
+          targetType: "task",
+          targetId: id,
+          agentId: task.agentId,
+          data: { from, to: input.identityGrant, status: task.status },
+        });
+        return { row: readTask(sqlite, id), wake: undefined, freed: null };
       }
       case "retry": {
         if (task.status !== "failed" && task.status !== "cancelled") {

@@ -9,8 +9,15 @@ function positive(name: string, fallback: number): number {
 
 /** An in-progress task with no heartbeat for this long is stalled (default 10 min). */
 export const stallTimeoutMs = () => positive("SWARMDECK_STALL_TIMEOUT_MS", 10 * 60_000);
-/** A task that stalls on its last allowed attempt fails (default 3). */
+/** Attempts a task gets (a give-back and a stall each use one); the last one ending without a result fails it (default 3). */
 export const maxAttempts = () => Math.floor(positive("SWARMDECK_MAX_ATTEMPTS", 3));
+/**
+ * After a give-back or a stall, the agent whose attempt it was waits this long
+ * before it is offered the task again: SWARMDECK_RETRY_BACKOFF_MS (default 30 s)
+ * doubled per attempt used, at most 10 minutes.
+ */
+export const retryBackoffMs = (attempts: number) =>
+  Math.min(positive("SWARMDECK_RETRY_BACKOFF_MS", 30_000) * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 /** How often the stall sweep runs (default 15 s). */
 export const stallSweepMs = () => positive("SWARMDECK_STALL_SWEEP_MS", 15_000);
 /** agent.lastSeenAt is written at most this often per agent (polls are frequent). */

@@ -9,7 +9,7 @@ import { prepare, writeTransaction } from "@/lib/db";
 import { registerPeriodicJob } from "@/lib/jobs/background";
 import { announceTasks } from "./dispatch";
 import { maxAttempts, stallSweepMs, stallTimeoutMs } from "./settings";
-import { finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
+import { attemptsExhaustedReason, finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
 import { readTask, type TaskRow } from "./task-rows";
 
 const BATCH = 200;
@@ -34,7 +34,7 @@ export async function sweepStalledTasks(now = Date.now()): Promise<{ requeued: n
       if (task?.status !== "in_progress") continue;
       const silence = `No heartbeat for ${minutes(now - (task.heartbeatAt ?? now))}`;
       if (task.attempts >= limit) {
-        const reason = `${silence} on attempt ${task.attempts} of ${limit}: stalled too often, gave up`;
+        const reason = attemptsExhaustedReason(sqlite, task, `${silence}: stalled`);
         failedRows.push(finishTaskSync(sqlite, task, { status: "failed", failureReason: reason, output: null }, SYSTEM_ACTOR, now));
         wakes.push(task.agentId);
       } else {

@@ -9,6 +9,7 @@ import type { TaskStatus } from "@/lib/contracts/tasks";
 import { prepare } from "@/lib/db";
 import { indexTaskOutcome } from "@/lib/memory/task-memories";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
+import { maxAttempts, retryBackoffMs } from "./settings";
 import { endOpenSession, homeOf, insertTaskEvent, readTask, refreshAgentBusy, type TaskRow } from "./task-rows";
 
 export type Finish =
@@ -78,7 +79,9 @@ export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish:
 
 /**
  * Gives an in-progress task back: to its agent (pending) when it was created for
- * it, else to the pool. The attempt it used stays counted.
+ * it, else to the pool. The attempt it used stays counted; after a give-back the
+ * agent whose attempt it was waits out a backoff before it gets the task again
+ * (another agent may take a pool task at once: dispatch.ts).
  */
 export function requeueTaskSync(
   sqlite: Database.Database,
@@ -86,11 +89,14 @@ export function requeueTaskSync(
   { type, reason, action, actor, now }: { type: "released" | "stalled"; reason: string; action: string; actor: Actor; now: number },
 ): { row: TaskRow; home: { status: TaskStatus; agentId: string | null } } {
   const home = homeOf(sqlite, task);
+  // A give-back waits out a backoff for this agent; a stall (its worker died) does not: a restarted worker may go on at once.
+  const retryAt = type === "released" ? now + retryBackoffMs(task.attempts) : null;
   prepare(
     sqlite,
-    `UPDATE Task SET status = ?, agentId = ?, claimedAt = NULL, heartbeatAt = NULL, progress = NULL, updatedAt = ?
+    `UPDATE Task SET status = ?, agentId = ?, claimedAt = NULL, heartbeatAt = NULL, progress = NULL, updatedAt = ?,
+       retryAt = ?, lastAgentId = ?, lastActivityAt = NULL, lastActivity = NULL
      WHERE id = ?`,
-  ).run(home.status, home.agentId, now, task.id);
+  ).run(home.status, home.agentId, now, retryAt, task.agentId, task.id);
   endOpenSession(sqlite, task.id, now, null);
   const destination = home.status === "pending" ? "back to its agent" : "back to the pool";
   insertTaskEvent(sqlite, {
@@ -98,8 +104,8 @@ export function requeueTaskSync(
     type,
     fromStatus: task.status,
     toStatus: home.status,
-    message: `${reason} (attempt ${task.attempts}); ${destination}`,
-    data: { attempt: task.attempts, previousAgentId: task.agentId },
+    message: `${reason} (attempt ${task.attempts} of ${maxAttempts()}); ${destination}`,
+    data: { attempt: task.attempts, previousAgentId: task.agentId, reason: reason.slice(0, 2000), retryAt },
     actor: eventActor(actor),
     at: now,
   });
@@ -115,6 +121,32 @@ export function requeueTaskSync(
   const row = readTask(sqlite, task.id);
   if (!row) throw new Error("requeued task vanished");
   return { row, home };
+}
+
+/**
+ * The failure reason of a task whose last allowed attempt ended without a result:
+ * every attempt's reason, oldest first (the earlier ones from the timeline), so
+ * the task explains itself without opening the timeline.
+ */
+export function attemptsExhaustedReason(sqlite: Database.Database, task: TaskRow, lastReason: string): string {
+  const limit = maxAttempts();
+  const earlier = (
+    prepare(
+      sqlite,
+      "SELECT message, data FROM TaskEvent WHERE taskId = ? AND type IN ('released', 'stalled') ORDER BY id DESC LIMIT ?",
+    ).all(task.id, Math.max(0, task.attempts - 1)) as Array<{ message: string; data: string | null }>
+  )
+    .reverse()
+    .map((event) => {
+      const data = event.data ? (JSON.parse(event.data) as { attempt?: number; reason?: string }) : {};
+      return `- attempt ${data.attempt ?? "?"}: ${(data.reason ?? event.message).split("\n")[0]!.slice(0, 500)}`;
+    });
+  return [
+    `Gave up after ${task.attempts} attempt${task.attempts === 1 ? "" : "s"} (limit ${limit}):`,
+    ...earlier,
+    `- attempt ${task.attempts}: ${lastReason.split("\n")[0]!.slice(0, 500)}`,
+    ...(lastReason.includes("\n") ? ["", `Last attempt in full:\n${lastReason.slice(0, 4000)}`] : []),
+  ].join("\n");
 }
 
 const INDEX_WAIT_MS = 2_000;

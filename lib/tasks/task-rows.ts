@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
 import { prepare } from "@/lib/db";
+import { maxAttempts } from "./settings";
 
 export type TaskRow = {
   id: string;
@@ -28,6 +29,12 @@ export type TaskRow = {
   summary: string | null;
   failureReason: string | null;
   soulVersionId: string | null;
+  retryAt: number | null;
+  lastAgentId: string | null;
+  timeLimitMinutes: number | null;
+  lastActivityAt: number | null;
+  lastActivity: string | null;
+  identityGrant: string;
   createdById: string | null;
   createdAt: number;
   updatedAt: number;
@@ -36,7 +43,8 @@ export type TaskRow = {
 /** Selects a TaskRow: `FROM Task t LEFT JOIN Agent a ON a.id = t.agentId`. */
 export const TASK_COLUMNS = `t.id, t.title, t.description, t.type, t.tags, t.priority, t.status, t.agentId, a.name AS agentName,
   t.parentTaskId, t.attempts, t.claimedAt, t.heartbeatAt, t.finishedAt, t.progress, t.output, t.summary, t.failureReason,
-  t.soulVersionId, t.createdById, t.createdAt, t.updatedAt`;
+  t.soulVersionId, t.retryAt, t.lastAgentId, t.timeLimitMinutes, t.lastActivityAt, t.lastActivity, t.identityGrant,
+  t.createdById, t.createdAt, t.updatedAt`;
 
 export const TASK_FROM = "FROM Task t LEFT JOIN Agent a ON a.id = t.agentId";
 
@@ -67,6 +75,11 @@ export function toTaskDto(row: TaskRow): TaskDto {
     agentName: displayAgentName(row.agentName),
     parentTaskId: row.parentTaskId,
     attempts: row.attempts,
+    maxAttempts: maxAttempts(),
+    retryAt: iso(row.retryAt),
+    timeLimitMinutes: row.timeLimitMinutes,
+    lastActivityAt: iso(row.lastActivityAt),
+    lastActivity: row.lastActivity,
     claimedAt: iso(row.claimedAt),
     heartbeatAt: iso(row.heartbeatAt),
     finishedAt: iso(row.finishedAt),
@@ -74,6 +87,7 @@ export function toTaskDto(row: TaskRow): TaskDto {
     output: row.output,
     summary: row.summary,
     failureReason: row.failureReason,
+    identityGrant: JSON.parse(row.identityGrant) as string[],
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
   };

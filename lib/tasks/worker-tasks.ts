@@ -5,13 +5,14 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
-import { FINISHED_STATUSES, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
+import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
 import { prepare, writeTransaction } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
+import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
-import { LAST_SEEN_EVERY_MS } from "./settings";
-import { type Finish, finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
+import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
+import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
 import { insertTaskEvent, newId, readTask, type TaskRow, toTaskDto } from "./task-rows";
 
 function workerActor(principal: WorkerPrincipal) {
@@ -53,10 +54,12 @@ export function heartbeatTask({
   principal,
   taskId,
   progress,
+  lastActivity,
 }: {
   principal: WorkerPrincipal;
   taskId: string;
   progress?: string;
+  lastActivity?: { at: string; what: string };
 }): Promise<{ cancelled: boolean; status: TaskStatus }> {
   return writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
@@ -66,12 +69,13 @@ export function heartbeatTask({
       return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
     }
     const note = progress?.trim();
-    prepare(sqlite, "UPDATE Task SET heartbeatAt = ?, progress = COALESCE(?, progress), updatedAt = ? WHERE id = ?").run(
-      now,
-      note || null,
-      now,
-      taskId,
-    );
+    // A sign of life from the future (a skewed worker clock) is taken as now.
+    const activityAt = lastActivity ? Math.min(Date.parse(lastActivity.at), now) : null;
+    prepare(
+      sqlite,
+      `UPDATE Task SET heartbeatAt = ?, progress = COALESCE(?, progress), lastActivityAt = COALESCE(?, lastActivityAt),
+         lastActivity = COALESCE(?, lastActivity), updatedAt = ? WHERE id = ?`,
+    ).run(now, note || null, activityAt, lastActivity?.what ?? null, now, taskId);
     if (note) {
       insertTaskEvent(sqlite, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
       appendAuditSync(sqlite, {
@@ -92,10 +96,13 @@ export async function finishByWorker({
   principal,
   taskId,
   finish,
+  session,
 }: {
   principal: WorkerPrincipal;
   taskId: string;
   finish: Extract<Finish, { status: "completed" | "failed" }>;
+  /** What the session summary is made from (P4); nothing is stored without a summary model. */
+  session?: SessionTranscriptBody;
 }): Promise<TaskDto> {
   const row = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
@@ -106,10 +113,16 @@ export async function finishByWorker({
   });
   announceTasks({ agentId: principal.agent.id });
   await indexOutcomeSafely(row);
+  if (session?.transcript.trim()) await summarizeSessionSafely({ agentId: principal.agent.id, taskId, title: row.title, session });
   return toTaskDto(row);
 }
 
-/** The worker is stopping: the task goes back to its agent or the pool. */
+/**
+ * A give-back (the agent or the worker gave up, the worker is stopping): it uses
+ * an attempt like a stall does. Within the limit the task goes back to its agent
+ * or the pool (with a backoff for this agent); on the last attempt it fails with
+ * every attempt's reason, and the failure is indexed into memory like any other.
+ */
 export async function releaseByWorker({
   principal,
   taskId,
@@ -119,18 +132,27 @@ export async function releaseByWorker({
   taskId: string;
   reason: string;
 }): Promise<TaskDto> {
-  const { row, home } = await writeTransaction((sqlite) => {
+  const { row, wake } = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
-    return requeueTaskSync(sqlite, task, {
+    const now = Date.now();
+    const given = `Given back by ${principal.agent.name}: ${reason}`;
+    if (task.attempts >= maxAttempts()) {
+      const failureReason = attemptsExhaustedReason(sqlite, task, given);
+      const failed = finishTaskSync(sqlite, task, { status: "failed", failureReason, output: null }, workerActor(principal), now);
+      return { row: failed, wake: principal.agent.id };
+    }
+    const { row, home } = requeueTaskSync(sqlite, task, {
       type: "released",
-      reason: `Given back by ${principal.agent.name}: ${reason}`,
+      reason: given,
       action: "task.released",
       actor: workerActor(principal),
-      now: Date.now(),
+      now,
     });
+    return { row, wake: home.agentId };
   });
-  announceTasks({ agentId: home.agentId });
+  announceTasks({ agentId: wake });
+  if (row.status === "failed") await indexOutcomeSafely(row);
   return toTaskDto(row);
 }
 

@@ -2,6 +2,7 @@
 // last one can be neither demoted nor disabled. Passwords never reach the audit log.
 import "server-only";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
+import { endUserSessions } from "@/lib/auth/operator-sessions";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { CreateUserBody, UpdateUserBody, UserDto } from "@/lib/contracts/users";
 import { db, type Tx } from "@/lib/db";
@@ -52,7 +53,21 @@ async function assertAnotherActiveAdmin(tx: Tx, userId: string) {
   }
 }
 
-export async function updateUser({ id, input, actor }: { id: string; input: UpdateUserBody; actor: Actor }): Promise<UserDto> {
+/**
+ * A new password or a disabled account ends the user's signed-in sessions, but
+ * `keepSessionId`: the session of a user changing their own password stays signed in.
+ */
+export async function updateUser({
+  id,
+  input,
+  actor,
+  keepSessionId = null,
+}: {
+  id: string;
+  input: UpdateUserBody;
+  actor: Actor;
+  keepSessionId?: string | null;
+}): Promise<UserDto> {
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   const user = await db.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id } });
@@ -68,6 +83,10 @@ export async function updateUser({ id, input, actor }: { id: string; input: Upda
     if (input.role !== undefined && input.role !== before.role) changes.role = { from: before.role, to: input.role };
     if (input.disabled !== undefined && input.disabled !== (before.disabledAt !== null)) changes.disabled = input.disabled;
     if (passwordHash !== undefined) changes.passwordChanged = true;
+    if (passwordHash !== undefined) {
+      changes.sessionsEnded = await endUserSessions(tx, { userId: id, reason: "password_changed", keep: keepSessionId });
+    }
+    if (input.disabled === true) changes.sessionsEnded = await endUserSessions(tx, { userId: id, reason: "disabled" });
     await appendAudit(tx, { actor, action: "user.updated", targetType: "user", targetId: id, data: { email: before.email, changes } });
     return updated;
   });

@@ -17,7 +17,7 @@ export function client(token?: string) {
   ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...init.headers };
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined || init.raw !== undefined) headers["content-type"] = "application/json";
+    if (body !== undefined || init.raw !== undefined) headers["content-type"] ??= "application/json";
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers,

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stemmer } from "stemmer";
+import { fnv1a as hash } from "../../lib/memory/text";
 
 const SYNONYMS: string[][] = [
   [
@@ -104,15 +105,6 @@ const STOP = new Set(
     " ",
   ),
 );
-
-function hash(text: string, seed: number): number {
-  let h = 2166136261 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
-}
 
 /** The deterministic embedding of `text` (unit length). */
 export function fakeEmbedding(text: string, dimensions: number): Float32Array {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, migrateDeploy, startServer } from "../../scripts/launch";
+import { ensureBuild, ensureSemanticData, migrateDeploy, startServer } from "../../scripts/launch";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -54,6 +54,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 6
 export async function startTestServer(
   options: { env?: Record<string, string>; quiet?: boolean; dataDir?: string; keepData?: boolean } = {},
 ): Promise<TestServer> {
+  ensureSemanticData();
   ensureBuild();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
   const dbFile = path.join(dataDir, "test.db");

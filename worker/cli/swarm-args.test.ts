@@ -9,19 +9,26 @@ describe("parseSwarmArgs", () => {
       kind: "soul",
       file: "s.md",
       reason: "kinder",
-      userRequest: false,
     });
-    expect(parseSwarmArgs(["identity", "write", "setup-script", "--file=start.sh", "--reason=add rg", "--user-request"])).toMatchObject({
+    expect(parseSwarmArgs(["identity", "write", "setup-script", "--file=start.sh", "--reason=add rg"])).toMatchObject({
       mode: "write",
       kind: "setup-script",
       file: "start.sh",
       reason: "add rg",
-      userRequest: true,
     });
+    expect(parseSwarmArgs(["identity", "proposals"])).toEqual({ command: "identity-proposals" });
+  });
+
+  it("has no way for the agent to declare an explicit request", () => {
+    expect(() => parseSwarmArgs(["identity", "write", "soul", "--file", "s.md", "--reason", "r", "--user-request"])).toThrow(
+      /only an operator can make a change an explicit request/,
+    );
   });
 
   it("parses progress, memory search and memory store", () => {
     expect(parseSwarmArgs(["progress", "half", "way"])).toEqual({ command: "progress", note: "half way" });
+    expect(parseSwarmArgs(["release", "verify.sh", "keeps failing"])).toEqual({ command: "release", reason: "verify.sh keeps failing" });
+    expect(() => parseSwarmArgs(["release"])).toThrow(/swarm release needs a reason/);
     expect(parseSwarmArgs(["memory", "search", "build flags", "--limit", "5", "--scope", "swarm"])).toEqual({
       command: "memory-search",
       query: "build flags",
@@ -38,7 +45,7 @@ describe("parseSwarmArgs", () => {
   });
 
   it.each([
-    [["identity", "delete", "soul"], /"write" or "propose"/],
+    [["identity", "delete", "soul"], /"write", "propose" or "proposals"/],
     [["identity", "write", "../etc/passwd", "--file", "f", "--reason", "r"], /unknown kind/],
     [["identity", "write", "soul", "--file", "f"], /--reason is required/],
     [["identity", "write", "soul", "--file"], /--file needs a value/],

@@ -1,71 +1,57 @@
 // Argument parsing for the `swarm` CLI, apart from any I/O so it can be tested.
 import { slugToKind } from "../../lib/contracts/identity";
+import { required, split, UsageError } from "./swarm-flags";
+import { LEAD_USAGE, type LeadCommand, parseLearn, parseSwarmView } from "./swarm-lead-args";
+import { parseToolArgs, TOOL_USAGE, type ToolCommand } from "./tool-args";
+
+export { UsageError };
 
 /** The header carrying the per-task secret from the CLI to the worker's control server. */
 export const CONTROL_HEADER = "x-swarmdeck-control";
 
 export const SWARM_USAGE = `usage:
-  swarm identity propose <kind> --file F --reason R [--user-request]
-  swarm identity write <kind> --file F --reason R [--user-request]
+  swarm identity propose <kind> --file F --reason R
+  swarm identity write <kind> --file F --reason R
+  swarm identity proposals            (your proposals and the operators' decisions)
   swarm progress "note"
+  swarm release "reason"        give the task back (it counts as an attempt)
   swarm memory search "query" [--limit N] [--scope agent|swarm|all]
   swarm memory store --name N --file F [--scope agent|swarm]
+${TOOL_USAGE}
+  swarm mcp                       # the same tools as an MCP server on stdio
   swarm sync
-kinds: soul, identity, user, tools, claude, heartbeat, bootstrap, setup-script (agent and capabilities are locked)`;
+kinds: soul, identity, user, tools, claude, heartbeat, bootstrap, setup-script (agent and capabilities are locked)
+${LEAD_USAGE}`;
 
 export type SwarmCommand =
-  | { command: "identity"; mode: "write" | "propose"; kind: string; file: string; reason: string; userRequest: boolean }
+  | { command: "identity"; mode: "write" | "propose"; kind: string; file: string; reason: string }
+  | { command: "identity-proposals" }
   | { command: "progress"; note: string }
+  | { command: "release"; reason: string }
   | { command: "memory-search"; query: string; limit?: number; scope?: "agent" | "swarm" | "all" }
   | { command: "memory-store"; name: string; file: string; scope: "agent" | "swarm" }
+  | ToolCommand
+  | { command: "mcp" }
   | { command: "sync"; hook?: string }
-  | { command: "help" };
-
-export class UsageError extends Error {}
-
-/** Splits flags (--x value, --x=value, boolean flags) from positional words. */
-function split(args: string[], booleans: string[], allowed: string[]): { positional: string[]; flags: Map<string, string | true> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("--") || arg.length === 2) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-    if (booleans.includes(name)) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      flags.set(name, true);
-      continue;
-    }
-    const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
-    if (value === undefined || (eq === -1 && value.startsWith("--"))) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return { positional, flags };
-}
-
-function required(flags: Map<string, string | true>, name: string): string {
-  const value = flags.get(name);
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value;
-}
+  | { command: "help" }
+  | LeadCommand;
 
 export function parseSwarmArgs(argv: string[]): SwarmCommand {
   const [group, ...rest] = argv;
   if (!group || group === "help" || group === "--help" || group === "-h") return { command: "help" };
   if (group === "identity") {
-    const { positional, flags } = split(rest, ["user-request"], ["file", "reason", "user-request"]);
+    if (rest.includes("--user-request"))
+      throw new UsageError(
+        "--user-request is gone: only an operator can make a change an explicit request, by granting your task identity rights",
+      );
+    if (rest[0] === "proposals") {
+      if (rest.length > 1) throw new UsageError(`unexpected argument(s): ${rest.slice(1).join(" ")}`);
+      return { command: "identity-proposals" };
+    }
+    const { positional, flags } = split(rest, [], ["file", "reason"]);
     const [mode, kind, ...extra] = positional;
     if (mode !== "write" && mode !== "propose")
-      throw new UsageError(`swarm identity needs "write" or "propose", not ${JSON.stringify(mode ?? "")}`);
+      throw new UsageError(`swarm identity needs "write", "propose" or "proposals", not ${JSON.stringify(mode ?? "")}`);
     if (!kind) throw new UsageError("swarm identity needs a kind (e.g. soul, tools, setup-script)");
     if (!slugToKind(kind)) throw new UsageError(`unknown kind ${JSON.stringify(kind)}`);
     if (extra.length) throw new UsageError(`unexpected argument(s): ${extra.join(" ")}`);
@@ -75,7 +61,6 @@ export function parseSwarmArgs(argv: string[]): SwarmCommand {
       kind,
       file: required(flags, "file"),
       reason: required(flags, "reason"),
-      userRequest: flags.has("user-request"),
     };
   }
   if (group === "progress") {
@@ -83,6 +68,12 @@ export function parseSwarmArgs(argv: string[]): SwarmCommand {
     const note = positional.join(" ").trim();
     if (!note) throw new UsageError('swarm progress needs a note: swarm progress "what I am doing"');
     return { command: "progress", note };
+  }
+  if (group === "release") {
+    const { positional } = split(rest, [], []);
+    const reason = positional.join(" ").trim();
+    if (!reason) throw new UsageError('swarm release needs a reason: swarm release "why I am giving the task back"');
+    return { command: "release", reason };
   }
   if (group === "memory") {
     const [action, ...more] = rest;
@@ -108,6 +99,13 @@ export function parseSwarmArgs(argv: string[]): SwarmCommand {
     }
     throw new UsageError(`swarm memory needs "search" or "store", not ${JSON.stringify(action ?? "")}`);
   }
+  if (group === "tool") return parseToolArgs(rest);
+  if (group === "mcp") {
+    if (rest.length) throw new UsageError("swarm mcp takes no arguments");
+    return { command: "mcp" };
+  }
   if (group === "sync" || group === "hook") return { command: "sync", hook: rest[0] };
+  if (group === "swarm") return parseSwarmView(rest);
+  if (group === "learn") return parseLearn(rest);
   throw new UsageError(`unknown command ${JSON.stringify(group)}`);
 }

@@ -2,36 +2,24 @@
 // the worker's local control server (SWARMDECK_CONTROL_URL + a per-task secret),
 // which adds the worker's credentials; the agent never holds the worker token.
 import { readFile } from "node:fs/promises";
-import { CONTROL_HEADER, parseSwarmArgs, SWARM_USAGE, type SwarmCommand, UsageError } from "./swarm-args";
+import type { AgentDecision } from "../../lib/contracts/identity";
+import { controlCall } from "./control-call";
+import { parseSwarmArgs, SWARM_USAGE, type SwarmCommand, UsageError } from "./swarm-args";
+import { printLead } from "./swarm-lead-print";
+import { printToolAnswer, runToolCommand } from "./tool-commands";
 
 type Body = {
   error?: { code?: string; message?: string };
   status?: string;
   versionId?: string;
   proposalId?: string;
+  proposals?: AgentDecision[];
   results?: Array<{ name: string; content: string; score: number; scope: string; source: string }>;
   ids?: number[];
 };
 type Answer = { status: number; body: Body | null };
 
-async function call(path: string, body: unknown): Promise<Answer> {
-  const url = process.env.SWARMDECK_CONTROL_URL;
-  const secret = process.env.SWARMDECK_CONTROL_SECRET;
-  if (!url || !secret) throw new UsageError("swarm only works inside a Swarmdeck task (SWARMDECK_CONTROL_URL is not set)");
-  const response = await fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", [CONTROL_HEADER]: secret },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: Body | null = null;
-  try {
-    parsed = JSON.parse(text) as Body;
-  } catch {
-    parsed = { error: { code: "bad_answer", message: text.slice(0, 300) } };
-  }
-  return { status: response.status, body: parsed };
-}
+const call = (path: string, body: unknown) => controlCall(path, body) as Promise<Answer>;
 
 async function readInput(file: string): Promise<string> {
   try {
@@ -52,10 +40,13 @@ async function run(cmd: SwarmCommand): Promise<Answer | null> {
         content: await readInput(cmd.file),
         reason: cmd.reason,
         mode: cmd.mode,
-        userRequest: cmd.userRequest,
       });
+    case "identity-proposals":
+      return call("/proposals", {});
     case "progress":
       return call("/progress", { note: cmd.note });
+    case "release":
+      return call("/release", { reason: cmd.reason });
     case "memory-search":
       return call("/memory/search", {
         query: cmd.query,
@@ -64,10 +55,36 @@ async function run(cmd: SwarmCommand): Promise<Answer | null> {
       });
     case "memory-store":
       return call("/memory/store", { name: cmd.name, content: await readInput(cmd.file), scope: cmd.scope });
+    case "tool":
+      return runToolCommand(cmd);
+    case "mcp": {
+      const { serveMcp } = await import("../mcp/server");
+      await serveMcp();
+      return null;
+    }
     case "sync":
       // Claude Code hooks pipe a JSON event on stdin; the sync reads the workspace itself.
       return call("/sync", {});
+    case "swarm":
+      return call(`/swarm/${cmd.view}`, { query: cmd.query, ...(cmd.id ? { id: cmd.id } : {}) });
+    case "learn":
+      return call("/learn", cmd.body);
   }
+}
+
+function formatProposals(proposals: AgentDecision[]): string {
+  if (proposals.length === 0) return "no proposals yet";
+  return proposals
+    .map((p) => {
+      const when = (p.decidedAt ?? p.createdAt).slice(0, 16).replace("T", " ");
+      const status = p.status === "approved" && p.edited ? "approved with edits" : p.status;
+      const lines = [`# ${p.path}: ${status} (${when}, proposal ${p.proposalId})`, `reason: ${p.reason}`];
+      if (p.note) lines.push(`${p.status === "refused" ? "why" : "note"}: ${p.note}`);
+      if (p.appliedContent !== null && p.edited) lines.push(`applied text:\n${p.appliedContent.trimEnd()}`);
+      if (p.status === "refused" || p.status === "rejected") lines.push(`your text:\n${p.proposedContent.trimEnd()}`);
+      return lines.join("\n");
+    })
+    .join("\n\n");
 }
 
 function print(cmd: SwarmCommand, answer: Answer): number {
@@ -76,6 +93,8 @@ function print(cmd: SwarmCommand, answer: Answer): number {
   if (status >= 400) {
     const error = body?.error;
     console.error(`swarm: ${status} ${error?.code ?? "error"}: ${error?.message ?? JSON.stringify(body)}`);
+    const logs = (error as { details?: { logs?: string } } | undefined)?.details?.logs;
+    if (logs) console.error(`output:\n${logs}`);
     return 1;
   }
   switch (cmd.command) {
@@ -86,8 +105,14 @@ function print(cmd: SwarmCommand, answer: Answer): number {
           `proposed: ${cmd.kind} waits for an operator's review (proposal ${body.proposalId})${body.status === "conflict_proposed" ? "; the file had changed since your task started" : ""}`,
         );
       break;
+    case "identity-proposals":
+      console.log(formatProposals(body.proposals ?? []));
+      break;
     case "progress":
       console.log("progress noted");
+      break;
+    case "release":
+      console.log("given back: stop now; the worker returns the task with your reason (it counts as an attempt)");
       break;
     case "memory-search":
       if (!body.results?.length) console.log("no memories matched");
@@ -98,9 +123,15 @@ function print(cmd: SwarmCommand, answer: Answer): number {
     case "memory-store":
       console.log(`stored: ${body.ids?.length ?? 0} chunk(s)`);
       break;
+    case "tool":
+      return printToolAnswer(cmd, answer.body ?? {});
     case "sync":
-      break;
+    case "mcp":
     case "help":
+      break;
+    case "swarm":
+    case "learn":
+      console.log(printLead(cmd, body));
       break;
   }
   return 0;

@@ -3,10 +3,12 @@
 // lib/contracts), for the worker's unit tests: it records every call so a test
 // can assert what the worker sent. The full-loop tests in tests/worker-*.test.ts
 // run the same worker against the real app.
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { slugToKind } from "../../lib/contracts/identity";
 import type { TaskDto } from "../../lib/contracts/tasks";
+import { composeSetupScript, setupScriptHash } from "../../lib/setup-script/compose";
 
 export type FakeCall = { method: string; path: string; body: any };
 type Version = { id: string; content: string };
@@ -32,6 +34,7 @@ export function fakeTask(id: string, overrides: Partial<TaskDto> = {}): TaskDto 
     output: null,
     summary: null,
     failureReason: null,
+    identityGrant: [],
     createdAt: now,
     updatedAt: now,
     ...overrides,
@@ -55,6 +58,8 @@ export async function startFakeApp(options: { token?: string; profile?: "paranoi
     proposals: [] as Array<{ kind: string; content: string; base: string | null; mode: string }>,
     memories: [] as any[],
     created: [] as any[],
+    /** What the worker reported of its setup script runs (POST /api/worker/setup-status). */
+    setupReports: [] as any[],
     /** Kinds whose next write finds the file moved on (an operator saved meanwhile): 409. */
     staleOnce: new Set<string>(),
   };
@@ -87,6 +92,15 @@ export async function startFakeApp(options: { token?: string; profile?: "paranoi
         pollIntervalMs: 1000,
       });
     }
+    if (url.pathname === "/api/worker/setup-script") {
+      const scripts = { global: state.globalScript, agent: current("SETUP_SCRIPT")?.content ?? "" };
+      const composed = composeSetupScript(scripts);
+      return json(res, 200, { ...scripts, composed, hash: setupScriptHash(composed) });
+    }
+    if (url.pathname === "/api/worker/setup-status" && req.method === "POST") {
+      state.setupReports.push(payload);
+      return json(res, 200, { ok: true });
+    }
     if (url.pathname === "/api/worker/poll") {
       const task = queue.shift();
       if (!task) {
@@ -112,6 +126,7 @@ export async function startFakeApp(options: { token?: string; profile?: "paranoi
           systemPrompt: "You are ada.\n",
           taskPrompt: `# Task ${id}\nDo the thing.\n`,
           memories: [],
+          decisions: [],
         });
       }
       if (finished.has(id!)) return error(res, 409, "already_finished", "the task is already finished");
@@ -132,7 +147,8 @@ export async function startFakeApp(options: { token?: string; profile?: "paranoi
       if ((head?.id ?? null) !== payload.baseVersionId) {
         return error(res, 409, "stale_base", "the file changed since your base version");
       }
-      const gated = ["SOUL", "IDENTITY", "USER"].includes(kind) && payload.trigger !== "user_request";
+      // The steering files follow the profile (lib/identity/rules.ts); no task of the fake carries a grant.
+      const gated = ["SOUL", "IDENTITY", "USER", "CLAUDE", "SETUP_SCRIPT"].includes(kind);
       if (payload.mode === "propose" || (gated && (options.profile ?? "standard") === "standard")) {
         state.proposals.push({ kind, content: payload.content, base: payload.baseVersionId, mode: payload.mode });
         return json(res, 202, { status: "pending", proposalId: `proposal-${state.proposals.length}` });

@@ -9,7 +9,17 @@ export function spawnWorker(env: Record<string, string>, args: string[] = ["--on
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "worker", "main.ts"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, SYNC_DEBOUNCE_MS: "50", HEARTBEAT_INTERVAL_MS: "200", POLL_WAIT_MS: "200", KILL_GRACE_MS: "1000", ...env },
+    // Tests run the agent as the worker's user unless they set AGENT_USER (tests/worker-escape.test.ts
+    // checks the separation, and that a root worker without AGENT_USER or this opt-out refuses to start).
+    env: {
+      ...process.env,
+      ALLOW_AGENT_AS_ROOT: "1",
+      SYNC_DEBOUNCE_MS: "50",
+      HEARTBEAT_INTERVAL_MS: "200",
+      POLL_WAIT_MS: "200",
+      KILL_GRACE_MS: "1000",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => {

@@ -1,16 +1,17 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/login-form";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { currentUser } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[] }> }) {
   if (await currentUser()) redirect("/");
   const { callbackUrl } = await searchParams;
-  // Only same-site paths: never bounce a signed-in operator to another origin.
-  const target = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  // Only a path on this app: never bounce a signed-in operator to another origin.
+  const target = safeCallbackPath(typeof callbackUrl === "string" ? callbackUrl : undefined);
   return (
     <div className="grid min-h-screen place-items-center px-4">
       <div className="w-full max-w-sm">

@@ -1,15 +1,16 @@
 import { publicRoute } from "@/lib/api/handler";
+import { databaseTarget } from "@/lib/config/database-url";
 import { prepare, withSqlite } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/health – liveness and a database round trip
+// GET /api/health – liveness, a database round trip, and which kind of database it is
 export const GET = publicRoute(async () => {
   try {
     await withSqlite((sqlite) => prepare(sqlite, "SELECT 1 AS ok").get());
-    return { ok: true, db: "ok" };
+    return { ok: true, db: "ok", database: databaseTarget().kind };
   } catch (error) {
     console.error("[swarmdeck] health check: database unavailable", error);
-    return Response.json({ ok: false, db: "unavailable" }, { status: 503 });
+    return Response.json({ ok: false, db: "unavailable", database: databaseTarget().kind }, { status: 503 });
   }
 });

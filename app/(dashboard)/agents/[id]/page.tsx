@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { AgentDetail } from "@/components/agents/agent-detail";
+import { AgentTabs } from "@/components/agents/agent-tabs";
 import { AgentIdentityPanel } from "@/components/identity/agent-identity-panel";
+import { AgentToolsPanel } from "@/components/tools/agent-tools-panel";
 
 export const metadata: Metadata = { title: "Agent" };
 
@@ -8,7 +11,9 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const { id } = await params;
   return (
     <AgentDetail agentId={id}>
-      <AgentIdentityPanel agentId={id} />
+      <Suspense>
+        <AgentTabs identity={<AgentIdentityPanel agentId={id} />} tools={<AgentToolsPanel agentId={id} />} />
+      </Suspense>
     </AgentDetail>
   );
 }

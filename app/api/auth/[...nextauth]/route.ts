@@ -1,6 +1,2 @@
-import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/options";
-
-const handler = NextAuth(authOptions);
-
-export { handler as GET, handler as POST };
+// GET|POST /api/auth/* – next-auth (sign-in, sign-out, session, CSRF token), sign-in throttled
+export { GET, POST } from "@/lib/auth/auth-route";

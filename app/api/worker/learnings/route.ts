@@ -1,12 +1,19 @@
-import { created, workerRoute } from "@/lib/api/handler";
-import { learningBodySchema } from "@/lib/contracts/memory";
-import { forbidden } from "@/lib/errors";
+import { created, leadRoute } from "@/lib/api/handler";
+import { chargeWorkerQuota } from "@/lib/api/worker-quotas";
+import { leadLearningBodySchema } from "@/lib/contracts/lead";
+import { resolveAgentRef } from "@/lib/lead/swarm-view";
 import { injectLearning } from "@/lib/memory/learnings";
 
-// POST /api/worker/learnings – a lead agent's learning for one worker (lead only)
-export const POST = workerRoute(async ({ body, principal, actor }) => {
-  if (principal.agent.role !== "lead") throw forbidden("Only a lead agent may inject learnings");
-  const input = await body(learningBodySchema);
-  const result = await injectLearning({ input, actor, fromAgent: { id: principal.agent.id, name: principal.agent.name } });
+// POST /api/worker/learnings – lead only: a learning for one agent (targetAgentId or targetAgent by name) or the swarm (scope "swarm")
+export const POST = leadRoute("inject learnings", async ({ body, principal, actor }) => {
+  const { targetAgentId, targetAgent, scope, ...input } = await body(leadLearningBodySchema);
+  await chargeWorkerQuota("memories", principal.agent.id);
+  const ref = targetAgentId ?? targetAgent;
+  const target = scope === "agent" && ref ? await resolveAgentRef(ref) : null;
+  const result = await injectLearning({
+    input: { ...input, targetAgentId: target?.id ?? null },
+    actor,
+    fromAgent: { id: principal.agent.id, name: principal.agent.name },
+  });
   return created(result);
 });

@@ -1,4 +1,5 @@
 import { created, workerRoute } from "@/lib/api/handler";
+import { chargeWorkerQuota } from "@/lib/api/worker-quotas";
 import { workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
 import { createMemories } from "@/lib/memory/memory-store";
 import { workerMemory } from "@/lib/memory/routes";
@@ -6,6 +7,7 @@ import { workerMemory } from "@/lib/memory/routes";
 // POST /api/worker/memories – store a memory for the calling agent (chunked) → 201 {ids}
 export const POST = workerRoute(async ({ body, principal, actor }) => {
   const input = await body(workerCreateMemoryBodySchema);
+  await chargeWorkerQuota("memories", principal.agent.id);
   const { ids } = await createMemories({ items: [workerMemory(input, principal.agent.id)], actor });
   return created({ ids });
 });

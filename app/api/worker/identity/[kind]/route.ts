@@ -1,4 +1,5 @@
 import { accepted, workerRoute } from "@/lib/api/handler";
+import { chargeWorkerQuota } from "@/lib/api/worker-quotas";
 import { workerPutIdentityBodySchema } from "@/lib/contracts/identity";
 import { getIdentityFile } from "@/lib/identity/read";
 import { kindParam } from "@/lib/identity/route-helpers";
@@ -13,6 +14,7 @@ export const GET = workerRoute(async ({ params, principal }) =>
 export const PUT = workerRoute(async ({ params, body, principal, actor }) => {
   const kind = kindParam(params.kind);
   const input = await body(workerPutIdentityBodySchema);
+  await chargeWorkerQuota("proposals", principal.agent.id);
   const { httpStatus, result } = await writeIdentityAsAgent({ agent: principal.agent, kind, body: input, actor });
   return httpStatus === 202 ? accepted(result) : result;
 });

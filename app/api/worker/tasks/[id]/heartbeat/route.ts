@@ -5,6 +5,6 @@ import { heartbeatTask } from "@/lib/tasks/worker-tasks";
 
 // POST /api/worker/tasks/{id}/heartbeat – still alive (optional progress note) → {cancelled, status}
 export const POST = workerRoute(async ({ params, body, principal }) => {
-  const { progress } = await body(heartbeatBodySchema);
-  return workerAnswer(await heartbeatTask({ principal, taskId: params.id ?? "", progress }));
+  const { progress, lastActivity } = await body(heartbeatBodySchema);
+  return workerAnswer(await heartbeatTask({ principal, taskId: params.id ?? "", progress, lastActivity }));
 });

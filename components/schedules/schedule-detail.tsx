@@ -1,0 +1,140 @@
+"use client";
+
+// One schedule's page: what it does and for whom, and its run history (newest
+// first): when each run fired and for which slot, how (cron or run now), the
+// tasks it created with their state and links, and the targets it skipped with
+// the reason (still open from an earlier run, agent offline, minimum interval).
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { RelativeTime } from "@/components/relative-time";
+import { TaskStatusBadge } from "@/components/tasks/task-status-badge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader, PageHeader } from "@/components/ui/card";
+import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
+import { api } from "@/lib/api-client";
+import type { ScheduleDto, ScheduleRunDto } from "@/lib/contracts/schedules";
+import type { TaskStatus } from "@/lib/contracts/tasks";
+import { RunStatusBadge } from "./run-status";
+
+function Run({ run }: { run: ScheduleRunDto }) {
+  return (
+    <li className="space-y-2 px-4 py-3" data-testid="schedule-run-row">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <RunStatusBadge status={run.status} />
+        <span className="font-medium">
+          <time dateTime={run.firedAt} title={run.firedAt}>
+            {new Date(run.firedAt).toLocaleString()}
+          </time>
+        </span>
+        <span className="text-xs text-fg-muted">
+          (<RelativeTime iso={run.firedAt} />) ·{" "}
+          {run.trigger === "manual" ? "run now" : `cron slot ${new Date(run.scheduledFor).toLocaleString()}`}
+        </span>
+      </div>
+      {run.error ? <p className="text-sm text-danger">{run.error}</p> : null}
+      {run.tasks.length > 0 ? (
+        <ul className="space-y-1" aria-label="Tasks of this run">
+          {run.tasks.map((task) => (
+            <li key={task.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="schedule-run-task">
+              <TaskStatusBadge status={task.status as TaskStatus} />
+              <Link href={`/tasks/${task.id}`} className="font-medium text-accent hover:underline">
+                {task.title}
+              </Link>
+              <span className="text-xs text-fg-muted">{task.agentName ? `for ${task.agentName}` : "pool task"}</span>
+              {task.failureReason ? <span className="w-full truncate text-xs text-danger sm:w-auto">{task.failureReason}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {run.skips.length > 0 ? (
+        <ul className="space-y-1" aria-label="Skipped">
+          {run.skips.map((skip) => (
+            <li
+              key={`${skip.agentId}-${skip.reason}`}
+              className="text-sm text-fg-muted [overflow-wrap:anywhere]"
+              data-testid="schedule-run-skip"
+            >
+              <Badge>skipped</Badge> {skip.agentName ? <span className="font-medium text-fg">{skip.agentName}: </span> : null}
+              {skip.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+export function ScheduleDetail({ id }: { id: string }) {
+  const schedule = useQuery({
+    queryKey: ["schedule", id],
+    queryFn: () => api<{ schedule: ScheduleDto }>(`/api/v1/schedules/${id}`),
+    refetchInterval: 15_000,
+  });
+  const runs = useInfiniteQuery({
+    queryKey: ["schedule-runs", id],
+    queryFn: ({ pageParam }) =>
+      api<{ runs: ScheduleRunDto[]; nextCursor: string | null }>(
+        `/api/v1/schedules/${id}/runs?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: 15_000,
+  });
+  if (schedule.isPending) return <Loading />;
+  if (schedule.error) return <ErrorState error={schedule.error} />;
+  const s = schedule.data.schedule;
+  const list = runs.data?.pages.flatMap((page) => page.runs) ?? [];
+  return (
+    <div>
+      <Link href="/schedules" className="mb-3 inline-flex items-center gap-1 text-sm text-fg-muted hover:text-fg">
+        <ArrowLeft className="size-4" /> Schedules
+      </Link>
+      <PageHeader
+        title={s.name}
+        description={
+          <>
+            <code className="font-mono">{s.cron}</code>
+            {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} · {s.targetDescription} · task “{s.taskTitle}”
+          </>
+        }
+        actions={s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
+      />
+      <Card>
+        <CardHeader
+          title="Runs"
+          description={
+            s.nextRunAt ? (
+              <>
+                Next run <time dateTime={s.nextRunAt}>{new Date(s.nextRunAt).toLocaleString()}</time>
+              </>
+            ) : (
+              "No next run while the schedule is disabled."
+            )
+          }
+        />
+        {runs.isPending ? (
+          <Loading />
+        ) : runs.error ? (
+          <ErrorState error={runs.error} />
+        ) : list.length === 0 ? (
+          <EmptyState title="No runs yet">Each firing, on its cron or with “Run now”, is listed here with the tasks it created.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-border" data-testid="schedule-runs">
+            {list.map((run) => (
+              <Run key={run.id} run={run} />
+            ))}
+          </ul>
+        )}
+        {runs.hasNextPage ? (
+          <div className="border-t border-border px-4 py-3">
+            <Button variant="secondary" size="sm" busy={runs.isFetchingNextPage} onClick={() => runs.fetchNextPage()}>
+              Older runs
+            </Button>
+          </div>
+        ) : null}
+      </Card>
+    </div>
+  );
+}

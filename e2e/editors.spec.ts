@@ -1,0 +1,138 @@
+// Every Monaco editor keeps every keystroke: text typed at machine speed and pasted
+// is saved exactly (compared with the version fetched through the API), Ctrl/Cmd+S
+// saves, and unsaved text is guarded on every way out of the page.
+import type { Page } from "@playwright/test";
+import { identityFile, newAgent, workerToken } from "./identity-support";
+import { apiCall, expect, signIn, test } from "./support/fixtures";
+
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await signIn(page);
+});
+test.afterAll(async () => page.context().close());
+
+/** Focuses the editor in `scope` and waits for Monaco to own the keyboard. */
+async function focusEditor(scope: string, nth: "first" | "last" = "first") {
+  const lines = page.locator(`${scope} .monaco-editor .view-lines`)[nth]();
+  await expect(lines).toBeVisible({ timeout: 60_000 });
+  await lines.click();
+  await expect(page.locator(`${scope} .monaco-editor.focused`)).toHaveCount(1);
+}
+
+/** A real paste: a ClipboardEvent carrying the text, on the element Monaco listens to. */
+async function paste(text: string) {
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", value);
+    document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+// Plain prose and commands: nothing an editor would auto-close or auto-indent.
+const TYPED = "\n## Discipline\n\nAlways run the tests before saying done.\nPrefer small commits with clear messages.\n";
+
+test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exactly", async () => {
+  const agent = await newAgent();
+  await page.goto(`/agents/${agent.id}/identity`);
+  await focusEditor("[data-testid=identity-editor]");
+  const pasted = "# SOUL.md\n\nI am careful and precise.\nI keep answers short.\n";
+  await page.keyboard.press("ControlOrMeta+A");
+  await paste(pasted);
+  await page.keyboard.type(TYPED, { delay: 2 });
+  await page.keyboard.type("Done.", { delay: 0 });
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByTestId("identity-version")).toContainText("version 2");
+  expect((await identityFile(agent.id, "soul")).content).toBe(`${pasted}${TYPED}Done.`);
+
+  // The capabilities file: the same, and the YAML stays valid so it can be saved.
+  await page.getByTestId("identity-tab-capabilities").click();
+  const before = (await identityFile(agent.id, "capabilities")).content;
+  await focusEditor("[data-testid=identity-editor]");
+  await page.keyboard.press("ControlOrMeta+A");
+  await paste(`${before.trimEnd()}\n`);
+  await page.keyboard.type("# checked by the e2e suite\n# typed at machine speed", { delay: 1 });
+  await page.getByTestId("identity-save").click();
+  await expect(page.getByText("Saved capabilities.yaml")).toBeVisible();
+  expect((await identityFile(agent.id, "capabilities")).content).toBe(
+    `${before.trimEnd()}\n# checked by the e2e suite\n# typed at machine speed`,
+  );
+});
+
+test("setup script: typed and pasted, saved with Ctrl+S, exactly", async () => {
+  await page.goto("/settings");
+  await focusEditor("[data-testid=code-editor]");
+  const pasted = "#!/bin/bash\nset -eu\n";
+  await page.keyboard.press("ControlOrMeta+A");
+  await paste(pasted);
+  await page.keyboard.type("export PIP_NO_INPUT=1\necho ready at machine speed", { delay: 0 });
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByText("Global setup script saved")).toBeVisible();
+  const saved = await apiCall<{ entries: { value: string }[] }>("GET", "/api/v1/config?scope=global&key=SETUP_SCRIPT");
+  expect(saved.body.entries[0]?.value).toBe(`${pasted}export PIP_NO_INPUT=1\necho ready at machine speed`);
+});
+
+test("proposal edit: typed at machine speed, approved edited, applied exactly", async () => {
+  const agent = await newAgent({ securityProfile: "standard" });
+  const token = workerToken(agent.id);
+  const base = await identityFile(agent.id, "soul");
+  const proposed = "# SOUL.md\n\nI prefer short answers.\n";
+  const reply = await apiCall<{ proposalId: string }>(
+    "PUT",
+    "/api/worker/identity/soul",
+    { content: proposed, baseVersionId: base.versionId, reason: "brevity", trigger: "agent" },
+    token,
+  );
+  expect(reply.status).toBe(202);
+  await page.goto("/proposals");
+  await page.getByTestId("proposal-list").getByTestId(`proposal-${reply.body.proposalId}`).click();
+  await expect(page.getByTestId("proposal-review")).toContainText(agent.name);
+  await focusEditor("[data-testid=proposal-diff] .modified");
+  await page.keyboard.press("ControlOrMeta+End");
+  await paste("Pasted: the user reads on a phone.\n");
+  await page.keyboard.type(TYPED, { delay: 1 });
+  await expect(page.getByTestId("approve-proposal")).toHaveText("Approve edited");
+  await page.getByTestId("approve-proposal").click();
+  await expect(page.getByText(/Approved with your edits/)).toBeVisible();
+  expect((await identityFile(agent.id, "soul")).content).toBe(`${proposed}Pasted: the user reads on a phone.\n${TYPED}`);
+  // The decision shows what was applied beside what the agent proposed.
+  await page.getByTestId("proposal-filter-approved").click();
+  await page.getByTestId("proposal-list").getByTestId(`proposal-${reply.body.proposalId}`).click();
+  await expect(page.getByTestId("proposal-decision")).toContainText("(with edits)");
+  await expect(page.getByTestId("proposal-applied")).toContainText("applied with the reviewer's edits (version 2)");
+  await expect(page.locator("[data-testid=proposal-applied] .modified .view-lines")).toContainText("Pasted: the user reads on a phone.");
+});
+
+test("unsaved text is guarded on sidebar links, back links and the browser's Back", async () => {
+  const agent = await newAgent();
+  await page.goto("/agents");
+  await page.goto(`/agents/${agent.id}/identity`);
+  await focusEditor("[data-testid=identity-editor]");
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.type("\nA draft worth keeping.", { delay: 1 });
+  await expect(page.getByTestId("identity-tab-soul")).toContainText("unsaved changes");
+
+  // "Stay" keeps the page and the draft, whichever way out was tried.
+  const asked: string[] = [];
+  const stay = async (dialog: import("@playwright/test").Dialog) => {
+    asked.push(dialog.message());
+    await dialog.dismiss();
+  };
+  page.on("dialog", stay);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tasks" }).click();
+  await expect.poll(() => asked.length).toBe(1);
+  await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/identity`));
+  await page.goBack();
+  await expect.poll(() => asked.length).toBe(2);
+  await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/identity`));
+  await expect(page.locator("[data-testid=identity-editor] .view-lines")).toContainText("A draft worth keeping.");
+  expect(asked[0]).toContain("SOUL.md");
+
+  // "Leave" leaves, from the browser's Back too.
+  page.off("dialog", stay);
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.goBack();
+  await expect(page).toHaveURL(/\/agents$/);
+});

@@ -1,0 +1,117 @@
+// What the production server (scripts/serve.mjs) checks before any route runs, so
+// that no request, however odd, meets Next's plain-text 500 or an empty error:
+// - a method HTTP routes do not use (TRACE, PROPFIND, ...): 405;
+// - a path with a malformed percent-escape (`/api/v1/tasks/%ZZ`, or one that
+//   decodes to invalid UTF-8): 400;
+// - an /api/* error answered with no body (Next's 405 for a method a route does not
+//   export, its 400s): given the one error shape on the way out.
+// Unknown /api/* paths are answered by app/api/[...path]/route.ts (JSON 404).
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, type ErrorCode } from "@/lib/errors";
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+function hasMalformedEscape(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split("/")) decodeURIComponent(segment);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function send(res: ServerResponse, api: boolean, error: ApiError, headers: Record<string, string> = {}) {
+  const body = api ? JSON.stringify(error.toBody()) : `${error.message}\n`;
+  res.writeHead(error.status, {
+    ...headers,
+    "content-type": api ? "application/json" : "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+  });
+  res.end(body);
+}
+
+/** Answers `req` (and returns true) when it can reach no route; otherwise leaves it alone. */
+export function refuseUnroutable(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  const pathname = query === -1 ? url : url.slice(0, query);
+  const api = pathname.startsWith("/api/") || pathname === "/api";
+  const method = req.method ?? "";
+  if (!METHODS.has(method)) {
+    send(res, api, new ApiError("method_not_allowed", `The method ${method || "(none)"} is not used by this app`), {
+      allow: [...METHODS].join(", "),
+    });
+    return true;
+  }
+  if (hasMalformedEscape(pathname)) {
+    send(res, api, new ApiError("bad_request", "The path has a malformed percent-escape", { path: pathname.slice(0, 200) }));
+    return true;
+  }
+  if (api) shapeEmptyErrors(req, res);
+  return false;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  431: "headers_too_large",
+  500: "internal_error",
+};
+
+const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
+  method_not_allowed: "This path does not take that method",
+  not_found: "There is nothing at this path",
+  bad_request: "The request is not valid",
+  internal_error: "Something went wrong on our side",
+};
+
+/**
+ * Next's own error answers to /api/* (405 for a method a route does not export, its
+ * 400s) come with no body: they get the one shape on the way out. Next sends the
+ * status with writeHead() and then an empty end(), so both are watched.
+ */
+function shapeEmptyErrors(req: IncomingMessage, res: ServerResponse) {
+  if (req.method === "HEAD") return;
+  let pending: string | null = null;
+  const bodyFor = (status: number) => {
+    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request");
+    return JSON.stringify(new ApiError(code, MESSAGE_BY_CODE[code] ?? "The request could not be served").toBody());
+  };
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const given = rest.find((arg) => arg && typeof arg === "object" && !Array.isArray(arg)) as Record<string, unknown> | undefined;
+    const typed = res.hasHeader("content-type") || Object.keys(given ?? {}).some((key) => key.toLowerCase() === "content-type");
+    if (status >= 400 && !typed) {
+      pending = bodyFor(status);
+      res.setHeader("content-type", "application/json");
+      res.removeHeader("content-length");
+    }
+    return writeHead(status, ...rest);
+  }) as ServerResponse["writeHead"];
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const [chunk] = args;
+    const callbacks = args.filter((arg) => typeof arg === "function");
+    const empty = chunk === undefined || chunk === null || typeof chunk === "function" || (chunk as { length?: number }).length === 0;
+    if (empty && pending !== null) {
+      const body = pending;
+      pending = null;
+      return end(body, ...callbacks);
+    }
+    if (empty && !res.headersSent && res.statusCode >= 400 && !res.hasHeader("content-type")) {
+      const body = bodyFor(res.statusCode);
+      res.setHeader("content-type", "application/json");
+      res.setHeader("content-length", Buffer.byteLength(body));
+      return end(body, ...callbacks);
+    }
+    return end(...args);
+  }) as ServerResponse["end"];
+}

@@ -1,0 +1,46 @@
+// How much one agent may store per period through the worker API: memories (and a
+// lead's learnings), identity writes and proposals, and offered tasks. A runaway or
+// hijacked agent in a loop hits a 429 (rate_limited, with Retry-After) instead of
+// filling the database or the review queue. Counted in this process
+// (rate-limiter-flexible's memory store); the limits are per agent, per hour, and
+// can be changed through the environment.
+import "server-only";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { rateLimited } from "@/lib/errors";
+
+export type WorkerQuota = "memories" | "proposals" | "offered_tasks";
+
+const PERIOD_SECONDS = 60 * 60;
+
+function perHour(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+const LIMITS: Record<WorkerQuota, { limit: number; what: string }> = {
+  memories: { limit: perHour("SWARMDECK_WORKER_MEMORIES_PER_HOUR", 600), what: "memories stored" },
+  proposals: { limit: perHour("SWARMDECK_WORKER_PROPOSALS_PER_HOUR", 60), what: "identity writes and proposals" },
+  offered_tasks: { limit: perHour("SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR", 60), what: "tasks offered" },
+};
+
+const limiters = Object.fromEntries(
+  Object.entries(LIMITS).map(([quota, { limit }]) => [
+    quota,
+    new RateLimiterMemory({ keyPrefix: `worker-${quota}`, points: limit, duration: PERIOD_SECONDS }),
+  ]),
+) as Record<WorkerQuota, RateLimiterMemory>;
+
+/** Counts one more for this agent, or throws 429 when the agent is at its limit for the period. */
+export async function chargeWorkerQuota(quota: WorkerQuota, agentId: string): Promise<void> {
+  try {
+    await limiters[quota].consume(agentId);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const { limit, what } = LIMITS[quota];
+    throw rateLimited(`This agent reached its limit of ${limit} ${what} per hour`, error.msBeforeNext, {
+      quota,
+      limit,
+      periodSeconds: PERIOD_SECONDS,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+// An agent's change to a built-in tool, on the real server: staged on a branch of
+// the app's own git repository of built-ins, compiled and tested in the sandbox,
+// merged into the agent's branch (main and other agents untouched) or abandoned
+// with the reason; refused by the profile; recorded for operators and audited.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentWithWorker, auditActions } from "./identity-helpers";
+import { admin, server } from "./support/client";
+
+const repo = () => path.join(server().dataDir, "builtin-tools");
+const git = (...args: string[]) => execFileSync("git", args, { cwd: repo(), encoding: "utf8" }).trim();
+
+const memorySearch = (body: string, description = "Search memory; I mostly need three results") => `import { z } from "zod";
+export default {
+  name: "memory_search",
+  description: ${JSON.stringify(description)},
+  inputSchema: z.object({ query: z.string().min(1) }),
+  async execute(input: { query: string }) {
+    ${body}
+  },
+};`;
+
+describe("changing a built-in tool", { timeout: 120_000 }, () => {
+  it("success: committed on a staging branch, tested, merged into the agent's branch; the agent's listing has it", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
+    const source = memorySearch("return { query: input.query, limit: 3 };");
+    const reply = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source,
+      testInput: { query: "deploys" },
+      reason: "fewer results",
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body).toMatchObject({
+      name: "memory_search",
+      status: "merged",
+      branch: expect.stringMatching(new RegExp(`^staging/${agent.name}/memory_search-`)),
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      testOutput: { query: "deploys", limit: 3 },
+      error: null,
+    });
+    // Real git history: the agent's branch holds the change, main still the shipped tool, HEAD back on main.
+    expect(git("rev-parse", `agents/${agent.name}`)).toBe(reply.body.commit);
+    expect(git("show", `agents/${agent.name}:tools/memory_search.ts`)).toBe(source);
+    expect(git("show", "main:tools/memory_search.ts")).toContain("return input;");
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect(git("status", "--porcelain")).toBe("");
+
+    const listing = await worker.get("/api/worker/tools");
+    expect(listing.body.builtins).toEqual([
+      expect.objectContaining({
+        name: "memory_search",
+        description: "Search memory; I mostly need three results",
+        commit: reply.body.commit,
+      }),
+    ]);
+    expect(auditActions(agent.id)).toContain("tool.builtin_merged");
+  });
+
+  it("failure: abandoned with the reason; the agent's branch and listing stay as they were", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const good = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return { query: input.query };", "first change"),
+      testInput: { query: "x" },
+    });
+    expect(good.status).toBe(201);
+    const wrongArgs = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return { question: input.query };", "broken change"),
+      testInput: { query: "x" },
+    });
+    expect(wrongArgs.status).toBe(200);
+    expect(wrongArgs.body).toMatchObject({
+      status: "abandoned",
+      error: expect.stringContaining("execute must return valid arguments for memory_search"),
+    });
+    const throws = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch('throw new Error("nope");', "throwing change"),
+      testInput: { query: "x" },
+    });
+    expect(throws.body).toMatchObject({ status: "abandoned", error: expect.stringContaining("nope") });
+    const uncompilable = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: "export default {",
+      testInput: {},
+    });
+    expect(uncompilable.body).toMatchObject({ status: "abandoned", error: expect.stringContaining("compile failed") });
+
+    expect(git("rev-parse", `agents/${agent.name}`)).toBe(good.body.commit);
+    expect(git("branch", "--list", `staging/${agent.name}/*`)).toBe("");
+    expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([expect.objectContaining({ description: "first change" })]);
+
+    const changes = await admin().get(`/api/v1/agents/${agent.id}/builtin-tools`);
+    expect(changes.status).toBe(200);
+    expect(changes.body.changes.map((c: { status: string }) => c.status)).toEqual(["abandoned", "abandoned", "abandoned", "merged"]);
+    expect(changes.body.changes[2]).toMatchObject({ branch: expect.stringContaining("staging/"), commit: expect.any(String), reason: "" });
+  });
+
+  it("follows the profile, refuses what is not a built-in, and never touches another agent", async () => {
+    const paranoid = await agentWithWorker({ securityProfile: "paranoid" });
+    const refused = await paranoid.worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return input;"),
+      testInput: { query: "x" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("profile_forbids");
+    expect((await admin().get(`/api/v1/agents/${paranoid.agent.id}/builtin-tools`)).body.changes).toEqual([]);
+
+    const { worker } = await agentWithWorker();
+    const notBuiltin = await worker.post("/api/worker/builtin-tools", { name: "shout", source: "export default {}", testInput: {} });
+    expect(notBuiltin.status).toBe(400);
+    expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
+    expect(git("branch", "--list", `agents/${paranoid.agent.name}`)).toBe("");
+  });
+});

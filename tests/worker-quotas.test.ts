@@ -1,0 +1,91 @@
+// Per-agent limits on what a worker may store per period (issue 15, point 7):
+// memories (and a lead's learnings), identity writes and proposals, offered tasks.
+// Past the limit: 429 rate_limited with Retry-After, and nothing stored. Its own
+// server, with limits small enough to reach.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+let app: TestServer;
+
+beforeAll(async () => {
+  app = await startTestServer({
+    env: {
+      SWARMDECK_WORKER_MEMORIES_PER_HOUR: "3",
+      SWARMDECK_WORKER_PROPOSALS_PER_HOUR: "2",
+      SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR: "2",
+    },
+  });
+});
+afterAll(() => app?.stop());
+
+async function call(token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as any) : null, retryAfter: response.headers.get("retry-after") };
+}
+
+async function workerAgent(name: string) {
+  const agent = await call(app.adminToken, "POST", "/api/v1/agents", { name });
+  const token = await call(app.adminToken, "POST", `/api/v1/agents/${agent.body.agent.id}/tokens`, { name: "quota test" });
+  return { id: agent.body.agent.id as string, token: token.body.token as string };
+}
+
+function expectLimited(reply: { status: number; body: any; retryAfter: string | null }, quota: string, limit: number) {
+  expect(reply.status).toBe(429);
+  expect(reply.body.error).toMatchObject({ code: "rate_limited", details: { quota, limit, periodSeconds: 3600 } });
+  expect(Number(reply.retryAfter)).toBeGreaterThan(0);
+}
+
+describe("per-agent limits on the worker API", () => {
+  it("memories: the 4th in an hour is refused and not stored; another agent is not affected", async () => {
+    const busy = await workerAgent("quota-busy");
+    for (let i = 0; i < 3; i++) {
+      expect((await call(busy.token, "POST", "/api/worker/memories", { name: `note ${i}`, content: `lesson ${i}` })).status).toBe(201);
+    }
+    const refused = await call(busy.token, "POST", "/api/worker/memories", { name: "note 3", content: "one too many" });
+    expectLimited(refused, "memories", 3);
+    const stored = await call(app.adminToken, "GET", `/api/v1/memories?agentId=${busy.id}&limit=50`);
+    expect(JSON.stringify(stored.body)).not.toContain("one too many");
+
+    const calm = await workerAgent("quota-calm");
+    expect((await call(calm.token, "POST", "/api/worker/memories", { name: "note", content: "fine" })).status).toBe(201);
+  });
+
+  it("identity writes and proposals: the 3rd in an hour is refused and the file keeps its version", async () => {
+    const agent = await workerAgent("quota-identity");
+    const current = async () => (await call(agent.token, "GET", "/api/worker/identity/tools")).body;
+    for (let i = 0; i < 2; i++) {
+      const before = await current();
+      const reply = await call(agent.token, "PUT", "/api/worker/identity/tools", {
+        content: `# Tools\n\nrevision ${i}\n`,
+        baseVersionId: before.versionId,
+        reason: "quota test",
+        trigger: "agent",
+      });
+      expect([200, 202]).toContain(reply.status);
+    }
+    const before = await current();
+    const refused = await call(agent.token, "PUT", "/api/worker/identity/tools", {
+      content: "# Tools\n\none too many\n",
+      baseVersionId: before.versionId,
+      reason: "quota test",
+      trigger: "agent",
+    });
+    expectLimited(refused, "proposals", 2);
+    expect(JSON.stringify(await current())).toBe(JSON.stringify(before));
+  });
+
+  it("offered tasks: the 3rd in an hour is refused and not created", async () => {
+    const agent = await workerAgent("quota-tasks");
+    for (let i = 0; i < 2; i++) {
+      expect((await call(agent.token, "POST", "/api/worker/tasks", { title: `follow-up ${i}` })).status).toBe(201);
+    }
+    expectLimited(await call(agent.token, "POST", "/api/worker/tasks", { title: "one too many" }), "offered_tasks", 2);
+    const tasks = await call(app.adminToken, "GET", "/api/v1/tasks?limit=200");
+    expect(JSON.stringify(tasks.body)).not.toContain("one too many");
+  });
+});
