@@ -5,8 +5,8 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentWithWorker, auditActions } from "./identity-helpers";
-import { admin, server } from "./support/client";
+import { agentWithWorker, auditActions, current, userToken } from "./identity-helpers";
+import { admin, client, server } from "./support/client";
 
 const repo = () => path.join(server().dataDir, "builtin-tools");
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo(), encoding: "utf8" }).trim();
@@ -99,21 +99,90 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect(changes.body.changes[2]).toMatchObject({ branch: expect.stringContaining("staging/"), commit: expect.any(String), reason: "" });
   });
 
-  it("follows the profile, refuses what is not a built-in, and never touches another agent", async () => {
-    const paranoid = await agentWithWorker({ securityProfile: "paranoid" });
-    const refused = await paranoid.worker.post("/api/worker/builtin-tools", {
+  it("paranoid: a tested change waits for an operator; rejected it stays out, approved it is staged and merged", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
+    const changes = async () => (await admin().get(`/api/v1/agents/${agent.id}/builtin-tools`)).body.changes;
+
+    // A change that fails its test is not queued for review: the agent hears why at once.
+    const broken = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch('throw new Error("broken on purpose");'),
+      testInput: { query: "x" },
+    });
+    expect(broken.status).toBe(200);
+    expect(broken.body).toMatchObject({ status: "abandoned", branch: null, error: expect.stringContaining("broken on purpose") });
+
+    const first = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return { query: input.query, limit: 2 };", "two results"),
+      testInput: { query: "flaky tests" },
+      reason: "I only read the first two",
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    expect(first.body).toMatchObject({ status: "proposed", branch: null, commit: null, testOutput: { query: "flaky tests", limit: 2 } });
+    // Nothing moved: no branch for the agent, no staging branch, the agent's listing has the shipped built-in.
+    expect(git("branch", "--list", `agents/${agent.name}`, `staging/${agent.name}/*`)).toBe("");
+    expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
+
+    const path = `/api/v1/agents/${agent.id}/builtin-tools/${first.body.id}`;
+    expect((await client(userToken("viewer").token).post(`${path}/approve`, {})).status).toBe(403);
+    expect((await admin().post(`${path}/maybe`, {})).status).toBe(404);
+    const rejected = await admin().post(`${path}/reject`, { note: "keep the default of five" });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ status: "rejected", review: { note: "keep the default of five" } });
+    const again = await admin().post(`${path}/approve`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("conflict");
+    expect(git("branch", "--list", `agents/${agent.name}`)).toBe("");
+    expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
+
+    const second = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return { query: input.query, limit: 3 };", "three results"),
+      testInput: { query: "deploys" },
+    });
+    expect(second.status).toBe(202);
+    const approved = await admin().post(`/api/v1/agents/${agent.id}/builtin-tools/${second.body.id}/approve`, {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({
+      status: "merged",
+      branch: expect.stringMatching(new RegExp(`^staging/${agent.name}/memory_search-`)),
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      review: { note: null },
+    });
+    expect(git("rev-parse", `agents/${agent.name}`)).toBe(approved.body.commit);
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([
+      expect.objectContaining({ name: "memory_search", description: "three results", commit: approved.body.commit }),
+    ]);
+    expect((await changes()).map((c: { status: string }) => c.status)).toEqual(["merged", "rejected", "abandoned"]);
+    expect(auditActions(agent.id)).toEqual(
+      expect.arrayContaining(["tool.builtin_proposed", "tool.builtin_rejected", "tool.builtin_approved", "tool.builtin_abandoned"]),
+    );
+  });
+
+  it("follows capabilities, refuses what is not a built-in, and never touches another agent", async () => {
+    const locked = await agentWithWorker({ securityProfile: "power" });
+    const caps = await current(locked.agent.id, "capabilities");
+    const put = await admin().put(`/api/v1/agents/${locked.agent.id}/identity/capabilities`, {
+      content: `${caps.content}\nself_extension: off\n`,
+      baseVersionId: caps.versionId,
+      reason: "no tool changes",
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const refused = await locked.worker.post("/api/worker/builtin-tools", {
       name: "memory_search",
       source: memorySearch("return input;"),
       testInput: { query: "x" },
     });
     expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe("profile_forbids");
-    expect((await admin().get(`/api/v1/agents/${paranoid.agent.id}/builtin-tools`)).body.changes).toEqual([]);
+    expect(refused.body.error).toMatchObject({ code: "profile_forbids", message: expect.stringContaining("self_extension: off") });
+    expect((await admin().get(`/api/v1/agents/${locked.agent.id}/builtin-tools`)).body.changes).toEqual([]);
 
     const { worker } = await agentWithWorker();
     const notBuiltin = await worker.post("/api/worker/builtin-tools", { name: "shout", source: "export default {}", testInput: {} });
     expect(notBuiltin.status).toBe(400);
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
-    expect(git("branch", "--list", `agents/${paranoid.agent.name}`)).toBe("");
+    expect(git("branch", "--list", `agents/${locked.agent.name}`)).toBe("");
   });
 });

@@ -107,7 +107,10 @@ export async function writeAgentTool(ctx: Context, input: z.infer<typeof writeTo
   };
 }
 
-/** `--builtin`: the app stages the change on a branch of its built-in repository, tests it and merges it for this agent. */
+/**
+ * `--builtin`: the app stages the change on a branch of its built-in repository, tests it and merges it for this agent;
+ * where the agent's tool changes are proposals, it tests the change and queues it for an operator.
+ */
 async function changeBuiltin(ctx: Context, input: z.infer<typeof writeToolInputSchema>) {
   if (!isBuiltinToolName(input.name)) refused(400, "bad_request", `"${input.name}" is not a built-in tool; leave out --builtin`);
   const change = await ctx.api.writeBuiltin({
@@ -117,6 +120,16 @@ async function changeBuiltin(ctx: Context, input: z.infer<typeof writeToolInputS
     reason: input.reason ?? "",
     ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
   });
+  if (change.status === "proposed") {
+    return {
+      status: "pending" as const,
+      name: input.name,
+      branch: null,
+      commit: null,
+      testOutput: change.testOutput,
+      message: `Your change to ${input.name} passed its test and waits for an operator's approval; until then ${input.name} is unchanged`,
+    };
+  }
   if (change.status !== "merged") {
     const logs = typeof change.testOutput === "string" ? change.testOutput : JSON.stringify(change.testOutput);
     refused(422, "test_failed", `The change to ${input.name} was ${change.status}: ${change.error}. Your ${input.name} is unchanged.`, {

@@ -196,11 +196,15 @@ export const workerBuiltinChangeBodySchema = z.strictObject({
 });
 export type WorkerBuiltinChangeBody = z.infer<typeof workerBuiltinChangeBodySchema>;
 
-/** One attempt to change a built-in: merged into the agent's branch, abandoned (failed its test) or refused. */
+/**
+ * One attempt to change a built-in: merged into the agent's branch, abandoned (failed its
+ * test) or refused; where tool changes are proposals, first proposed (tested, waiting for
+ * an operator), then rejected, or staged on approval and merged or abandoned.
+ */
 export const builtinChangeSchema = z.object({
   id: z.string(),
   name: z.string(),
-  status: z.enum(["merged", "abandoned", "refused"]),
+  status: z.enum(["merged", "abandoned", "refused", "proposed", "rejected"]),
   branch: z.string().nullable(),
   commit: z.string().nullable(),
   source: z.string(),
@@ -210,6 +214,8 @@ export const builtinChangeSchema = z.object({
   reason: z.string(),
   taskId: z.string().nullable(),
   author: z.object({ type: z.string(), id: z.string().nullable(), label: z.string() }),
+  /** The operator's decision on a proposed change (null until one is made). */
+  review: z.object({ note: z.string().nullable(), reviewedAt: z.string() }).nullable(),
   createdAt: z.string(),
 });
 export type BuiltinChangeDto = z.infer<typeof builtinChangeSchema>;

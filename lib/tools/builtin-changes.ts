@@ -8,7 +8,7 @@ import type { SecurityProfile } from "@/lib/contracts/common";
 import type { BuiltinChangeDto, BuiltinOverride, WorkerBuiltinChangeBody } from "@/lib/contracts/tools";
 import { isBuiltinToolName } from "@/lib/contracts/tools";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/errors";
+import { ApiError, notFound } from "@/lib/errors";
 import type { BuiltinToolChange } from "@/lib/generated/prisma/client";
 import { BUILTIN_TOOLS } from "../../worker/mcp/builtin-tools";
 import { toolPolicyFor } from "./agent-tools";
@@ -39,6 +39,60 @@ async function testBuiltin(name: string, source: string, testInput: unknown, net
   return { ok: true as const, output: result.output, tested };
 }
 
+/** What a change came to: its status and what staging and the test left (the columns of BuiltinToolChange). */
+type Outcome = {
+  status: BuiltinChangeDto["status"];
+  branch: string | null;
+  commit: string | null;
+  compiledCode: string;
+  description: string;
+  inputSchema: string;
+  testOutput: string;
+  error: string | null;
+};
+
+/** Stages a change on a branch of the built-in repository, tests it there, and merges it into the agent's branch or abandons it. */
+async function stageAndTest(
+  agent: AgentRef,
+  change: { name: string; source: string; testInput: unknown; reason: string },
+  network: boolean,
+): Promise<Outcome> {
+  const repoDir = await ensureBuiltinRepo();
+  let tested: Tested | null = null;
+  const stamp = Date.now().toString(36);
+  const staged = await stageChange({
+    repoDir,
+    target: `agents/${agent.name}`,
+    stagingBranch: `staging/${agent.name}/${change.name}-${stamp}`,
+    filePath: builtinFilePath(change.name),
+    content: change.source,
+    message: `${agent.name}: ${change.name}${change.reason ? ` — ${change.reason}` : ""}`,
+    test: async (content) => {
+      const result = await testBuiltin(change.name, content, change.testInput, network);
+      if (result.ok) tested = result.tested;
+      return result;
+    },
+  });
+  const passed = staged.ok ? (tested as Tested | null) : null;
+  return {
+    status: staged.outcome,
+    branch: staged.branch,
+    commit: staged.commit,
+    compiledCode: passed?.compiledCode ?? "",
+    description: passed?.meta.description ?? "",
+    inputSchema: JSON.stringify(passed?.meta.inputSchema ?? {}),
+    testOutput: JSON.stringify(staged.output ?? null),
+    error: staged.error ?? null,
+  };
+}
+
+/**
+ * An agent's change to a built-in. Where its tool changes apply, the change is staged,
+ * tested and merged (or abandoned) at once. Where they are proposals (the paranoid
+ * profile, `self_extension: propose`), the change is tested in the sandbox first: one
+ * that fails is recorded as abandoned with its error, one that passes waits for an
+ * operator (proposed) and nothing in the repository moves until it is approved.
+ */
 export async function stageBuiltinAsAgent({
   agent,
   body,
@@ -52,41 +106,33 @@ export async function stageBuiltinAsAgent({
     throw new ApiError("bad_request", `"${body.name}" is not a built-in tool; write your own tool without --builtin`);
   }
   const policy = await toolPolicyFor(agent);
-  if (policy.changes !== "apply") {
-    throw new ApiError("profile_forbids", `Changing a built-in tool needs tool changes that apply at once: ${policy.reason}`);
+  if (policy.changes === "forbidden") {
+    throw new ApiError("profile_forbids", `This agent may not change its tools: ${policy.reason}`);
   }
-  const repoDir = await ensureBuiltinRepo();
-  let tested: Tested | null = null;
-  const stamp = Date.now().toString(36);
-  const staged = await stageChange({
-    repoDir,
-    target: `agents/${agent.name}`,
-    stagingBranch: `staging/${agent.name}/${body.name}-${stamp}`,
-    filePath: builtinFilePath(body.name),
-    content: body.source,
-    message: `${agent.name}: ${body.name}${body.reason ? ` — ${body.reason}` : ""}`,
-    test: async (content) => {
-      const result = await testBuiltin(body.name, content, body.testInput, policy.network);
-      if (result.ok) tested = result.tested;
-      return result;
-    },
-  });
-  const passed = tested as Tested | null;
+  let outcome: Outcome;
+  if (policy.changes === "apply") {
+    outcome = await stageAndTest(agent, body, policy.network);
+  } else {
+    const result = await testBuiltin(body.name, body.source, body.testInput, policy.network);
+    outcome = {
+      status: result.ok ? "proposed" : "abandoned",
+      branch: null,
+      commit: null,
+      compiledCode: result.ok ? result.tested.compiledCode : "",
+      description: result.ok ? result.tested.meta.description : "",
+      inputSchema: JSON.stringify(result.ok ? result.tested.meta.inputSchema : {}),
+      testOutput: JSON.stringify(result.output ?? null),
+      error: result.ok ? null : result.error,
+    };
+  }
   const row = await db.$transaction(async (tx) => {
     const created = await tx.builtinToolChange.create({
       data: {
         agentId: agent.id,
         toolName: body.name,
-        status: staged.outcome,
-        branch: staged.branch,
-        commit: staged.commit,
+        ...outcome,
         source: body.source,
-        compiledCode: staged.ok && passed ? passed.compiledCode : "",
-        description: staged.ok && passed ? passed.meta.description : "",
-        inputSchema: JSON.stringify(staged.ok && passed ? passed.meta.inputSchema : {}),
         testInput: JSON.stringify(body.testInput ?? null),
-        testOutput: JSON.stringify(staged.output ?? null),
-        error: staged.error ?? null,
         reason: body.reason,
         taskId: body.taskId ?? null,
         actorType: actor.type,
@@ -96,13 +142,92 @@ export async function stageBuiltinAsAgent({
     });
     await appendAudit(tx, {
       actor,
-      action: staged.ok ? "tool.builtin_merged" : "tool.builtin_abandoned",
+      action: AUDIT_ACTION[outcome.status],
       targetType: "builtin_tool_change",
       targetId: created.id,
       agentId: agent.id,
-      data: { name: body.name, outcome: staged.outcome, branch: staged.branch, commit: staged.commit, error: staged.error ?? null },
+      data: { name: body.name, outcome: outcome.status, branch: outcome.branch, commit: outcome.commit, error: outcome.error },
     });
     return created;
+  });
+  return toBuiltinChangeDto(row);
+}
+
+const AUDIT_ACTION = {
+  merged: "tool.builtin_merged",
+  abandoned: "tool.builtin_abandoned",
+  refused: "tool.builtin_abandoned",
+  proposed: "tool.builtin_proposed",
+  rejected: "tool.builtin_rejected",
+} as const;
+
+/**
+ * An operator's decision on a proposed change to a built-in. Approving stages it as if
+ * the agent's changes applied: committed on a branch, tested again, and merged into the
+ * agent's branch or abandoned (the row says which, with the error). Rejecting records
+ * the note; nothing in the repository moves. A change decided once is not decided again.
+ */
+export async function reviewBuiltinChange({
+  agentId,
+  changeId,
+  decision,
+  note,
+  actor,
+  reviewerId,
+}: {
+  agentId: string;
+  changeId: string;
+  decision: "approve" | "reject";
+  note?: string;
+  actor: Actor;
+  reviewerId: string;
+}): Promise<BuiltinChangeDto> {
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, name: true, securityProfile: true } });
+  if (!agent) throw notFound("Agent");
+  const change = await db.builtinToolChange.findFirst({ where: { id: changeId, agentId } });
+  if (!change) throw notFound("Built-in tool change");
+  // Claim the decision first, so two operators deciding at once cannot both stage it.
+  const claimed = await db.builtinToolChange.updateMany({
+    where: { id: change.id, status: "proposed" },
+    data: {
+      status: decision === "approve" ? "approving" : "rejected",
+      reviewedById: reviewerId,
+      reviewNote: note ?? null,
+      reviewedAt: new Date(),
+    },
+  });
+  if (claimed.count === 0)
+    throw new ApiError("conflict", `This change was already ${change.status === "proposed" ? "decided" : change.status}`);
+
+  let outcome: Partial<Outcome> = { status: "rejected" };
+  if (decision === "approve") {
+    const policy = await toolPolicyFor(agent as AgentRef);
+    try {
+      outcome = await stageAndTest(
+        agent as AgentRef,
+        { name: change.toolName, source: change.source, testInput: JSON.parse(change.testInput), reason: change.reason },
+        policy.network,
+      );
+    } catch (error) {
+      // Staging threw (the repository could not be used): the change goes back to waiting.
+      await db.builtinToolChange.update({
+        where: { id: change.id },
+        data: { status: "proposed", reviewedById: null, reviewNote: null, reviewedAt: null },
+      });
+      throw error;
+    }
+  }
+  const row = await db.$transaction(async (tx) => {
+    const updated = await tx.builtinToolChange.update({ where: { id: change.id }, data: outcome });
+    await appendAudit(tx, {
+      actor,
+      action: decision === "approve" ? "tool.builtin_approved" : "tool.builtin_rejected",
+      targetType: "builtin_tool_change",
+      targetId: change.id,
+      agentId,
+      data: { name: change.toolName, note: note ?? null, outcome: updated.status, commit: updated.commit, error: updated.error },
+    });
+    return updated;
   });
   return toBuiltinChangeDto(row);
 }
@@ -118,7 +243,8 @@ export function toBuiltinChangeDto(row: BuiltinToolChange): BuiltinChangeDto {
   return {
     id: row.id,
     name: row.toolName,
-    status: row.status as BuiltinChangeDto["status"],
+    // "approving" lasts while an approved proposal is staged; until then it is still a proposal.
+    status: (row.status === "approving" ? "proposed" : row.status) as BuiltinChangeDto["status"],
     branch: row.branch,
     commit: row.commit,
     source: row.source,
@@ -128,6 +254,7 @@ export function toBuiltinChangeDto(row: BuiltinToolChange): BuiltinChangeDto {
     reason: row.reason,
     taskId: row.taskId,
     author: { type: row.actorType, id: row.actorId, label: row.actorLabel },
+    review: row.reviewedAt ? { note: row.reviewNote, reviewedAt: row.reviewedAt.toISOString() } : null,
     createdAt: row.createdAt.toISOString(),
   };
 }

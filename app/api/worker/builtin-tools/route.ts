@@ -1,10 +1,11 @@
-import { created, workerRoute } from "@/lib/api/handler";
+import { accepted, created, workerRoute } from "@/lib/api/handler";
 import { workerBuiltinChangeBodySchema } from "@/lib/contracts/tools";
 import { stageBuiltinAsAgent } from "@/lib/tools/builtin-changes";
 
-// POST /api/worker/builtin-tools – change a built-in for this agent: staged on a branch, tested, merged (201) or abandoned (200, with the error)
+// POST /api/worker/builtin-tools – change a built-in for this agent: staged on a branch, tested, merged (201) or
+// abandoned (200, with the error); where tool changes are proposals, tested and proposed (202) for an operator
 export const POST = workerRoute(async ({ body, principal, actor }) => {
   const input = await body(workerBuiltinChangeBodySchema);
   const change = await stageBuiltinAsAgent({ agent: principal.agent, body: input, actor });
-  return change.status === "merged" ? created(change) : change;
+  return change.status === "merged" ? created(change) : change.status === "proposed" ? accepted(change) : change;
 });
