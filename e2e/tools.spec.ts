@@ -104,3 +104,52 @@ test("an agent without tools says how they come", async ({ page }) => {
   await expect(empty).toContainText("No tools yet");
   await expect(empty).toContainText("swarm tool write");
 });
+
+test("a paranoid agent's change to a built-in waits on the Tools tab; the operator reads it, rejects one and approves another", async ({
+  page,
+}) => {
+  const agent = await newAgent({ securityProfile: "paranoid" });
+  const token = workerToken(agent.id);
+  const propose = async (limit: number, reason: string) => {
+    const reply = await apiCall(
+      "POST",
+      "/api/worker/builtin-tools",
+      {
+        name: "memory_search",
+        testInput: { query: "x" },
+        reason,
+        source: `import { z } from "zod";
+export default { name: "memory_search", description: "Search, ${limit} results", inputSchema: z.object({ query: z.string() }),
+  async execute({ query }: { query: string }) { return { query, limit: ${limit} }; } };`,
+      },
+      token,
+    );
+    expect(reply.status).toBe(202);
+  };
+  await propose(2, "two are enough");
+
+  await signIn(page);
+  await page.goto(`/agents/${agent.id}?tab=tools`);
+  const waiting = page.getByTestId("builtin-change-proposed");
+  await expect(waiting).toContainText("waiting for review");
+  await expect(waiting).toContainText("two are enough");
+  await waiting.getByRole("button", { name: "Source" }).click();
+  await expect(page.locator("[data-testid=builtin-change-source] .view-lines")).toContainText("limit: 2", { timeout: 30_000 });
+  await page.keyboard.press("Escape");
+
+  await waiting.getByRole("button", { name: "Reject" }).click();
+  await page.getByLabel("Note for the agent (optional)").fill("keep five");
+  await page.getByTestId("builtin-reject").click();
+  const rejected = page.getByTestId("builtin-change-rejected");
+  await expect(rejected).toContainText("keep five");
+  await expect(waiting).toHaveCount(0);
+
+  await propose(3, "three then");
+  await page.reload();
+  await page.getByTestId("builtin-change-proposed").getByRole("button", { name: "Approve" }).click();
+  const merged = page.getByTestId("builtin-change-merged");
+  await expect(merged).toContainText(`staging/${agent.name}/memory_search-`);
+  await expect(merged).toContainText('"limit":3');
+  const listing = await apiCall<{ builtins: { description: string }[] }>("GET", "/api/worker/tools", undefined, token);
+  expect(listing.body.builtins.map((b) => b.description)).toEqual(["Search, 3 results"]);
+});
