@@ -136,3 +136,41 @@ test("unsaved text is guarded on sidebar links, back links and the browser's Bac
   await page.goBack();
   await expect(page).toHaveURL(/\/agents$/);
 });
+
+test("a dialog with something typed in it asks before Escape, a click outside or its close button throws it away", async () => {
+  await page.goto("/schedules");
+  await page.getByTestId("new-schedule").click();
+  const form = page.getByRole("dialog", { name: "New schedule" });
+  // Nothing typed yet: Escape just closes.
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+
+  await page.getByTestId("new-schedule").click();
+  await form.getByLabel("Name").fill("Nightly triage, half written");
+  const asked: string[] = [];
+  page.once("dialog", async (dialog) => {
+    asked.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await page.keyboard.press("Escape");
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain("Discard");
+  await expect(form.getByLabel("Name")).toHaveValue("Nightly triage, half written");
+
+  page.once("dialog", async (dialog) => {
+    asked.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await form.getByTestId("dialog-close").click();
+  await expect.poll(() => asked.length).toBe(2);
+  await expect(form.getByLabel("Name")).toHaveValue("Nightly triage, half written");
+
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+  // Opened again, it starts empty and closes without asking.
+  await page.getByTestId("new-schedule").click();
+  await expect(form.getByLabel("Name")).toHaveValue("");
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+});

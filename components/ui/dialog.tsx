@@ -3,7 +3,7 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
@@ -11,6 +11,14 @@ const OVERLAY = "fixed inset-0 z-40 bg-black/50 backdrop-blur-[1px]";
 const CONTENT =
   "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-panel p-5 shadow-xl focus:outline-none";
 
+const DISCARD_MESSAGE = "Discard what you entered in this dialog?";
+
+/**
+ * A modal dialog. Once something has been typed or chosen in it, closing it with
+ * Escape, a click outside or the close button asks first (the browser's confirm, as
+ * the page guard in components/unsaved-guard.tsx does); the form's own Cancel button
+ * and a successful submit close it without asking.
+ */
 export function Dialog({
   open,
   onOpenChange,
@@ -26,11 +34,20 @@ export function Dialog({
   children: ReactNode;
   className?: string;
 }) {
+  const [touched, setTouched] = useState(false);
+  // Every opening starts clean.
+  useEffect(() => {
+    if (open) setTouched(false);
+  }, [open]);
+  const handleOpenChange = (next: boolean) => {
+    if (!next && touched && !window.confirm(DISCARD_MESSAGE)) return;
+    onOpenChange(next);
+  };
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+    <DialogPrimitive.Root open={open} onOpenChange={handleOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={OVERLAY} />
-        <DialogPrimitive.Content className={cn(CONTENT, "max-w-lg", className)}>
+        <DialogPrimitive.Content className={cn(CONTENT, "max-w-lg", className)} onInput={() => setTouched(true)}>
           <DialogPrimitive.Close
             className="absolute top-3 right-3 rounded-md p-1.5 text-fg-muted hover:bg-muted hover:text-fg"
             aria-label="Close"
