@@ -115,7 +115,16 @@ function Trend({
               contentStyle={{ fontSize: 11, padding: "2px 6px" }}
               labelFormatter={(_, payload) => String(payload?.[0]?.payload?.day ?? "")}
             />
-            <Line type="monotone" dataKey={field} stroke={color} strokeWidth={1.5} dot={false} isAnimationActive={false} connectNulls />
+            <Line
+              type="monotone"
+              dataKey={field}
+              stroke={color}
+              strokeWidth={1.5}
+              // A line needs two days with data; a single day is drawn as its point.
+              dot={points.filter((point) => point[field] !== null).length === 1 ? { r: 2.5, fill: color, strokeWidth: 0 } : false}
+              isAnimationActive={false}
+              connectNulls
+            />
           </LineChart>
         </ResponsiveContainer>
       </div>

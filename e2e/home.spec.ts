@@ -61,6 +61,13 @@ test("the home page counts what waits, what failed since the last look, and who 
   // Today's two failures are in the 14-day trend, and the trend leads to /metrics.
   await expect(page.getByTestId("trend-failed-value")).not.toHaveText("0");
   await expect(page.locator("[data-testid=trend-failed] .recharts-line")).toHaveCount(1);
+  // The failure rate exists only for days with finished tasks; even one such day is drawn (as a point).
+  const drawn = () =>
+    page.locator("[data-testid=trend-failure-rate] svg.recharts-surface").evaluate((svg) => {
+      const curve = [...svg.querySelectorAll("path.recharts-line-curve")].some((path) => /[LC]/.test(path.getAttribute("d") ?? ""));
+      return curve || svg.querySelectorAll(".recharts-line-dot").length > 0;
+    });
+  await expect.poll(drawn).toBe(true);
   await page.screenshot({ path: "test-results/screens/home.png" });
   await page.getByTestId("attention-offered").click();
   await expect(page).toHaveURL(/\/tasks\?status=offered$/);
