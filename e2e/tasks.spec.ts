@@ -96,7 +96,12 @@ test("cancel, retry and return to the pool through confirmations; a failure show
   const created = await apiCall("POST", "/api/v1/tasks", { title: `Flaky job ${uniqueName("t")}`, agentId: agent.id });
   const taskId = created.body.task.id as string;
   await apiCall("GET", "/api/worker/poll?waitMs=2000", undefined, agent.token);
-  await apiCall("POST", `/api/worker/tasks/${taskId}/fail`, { failureReason: "npm test: 3 failing" }, agent.token);
+  await apiCall(
+    "POST",
+    `/api/worker/tasks/${taskId}/fail`,
+    { failureReason: "npm test: 3 failing", output: "Bumped the **test timeout** to 30 s; still red." },
+    agent.token,
+  );
 
   await signIn(page);
   await page.goto(`/tasks/${taskId}`);
@@ -109,6 +114,12 @@ test("cancel, retry and return to the pool through confirmations; a failure show
   await expect(page.getByText(`Task queued again for ${agent.name}`)).toBeVisible();
   await expect(page.getByTestId("task-status")).toHaveText("Pending");
   await expect(page.getByTestId("task-failure")).toHaveCount(0);
+  // The run that failed is kept, with its reason and its output rendered.
+  const run = page.getByTestId("earlier-run");
+  await expect(run).toHaveCount(1);
+  await expect(run).toContainText("Run 1");
+  await expect(run.getByTestId("earlier-run-failure")).toHaveText("npm test: 3 failing");
+  await expect(run.getByTestId("earlier-run-output").locator("strong")).toHaveText("test timeout");
 
   await page.getByTestId("task-unassign").click();
   await page.getByTestId("confirm-action").click();

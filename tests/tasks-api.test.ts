@@ -175,6 +175,39 @@ describe("operator actions", () => {
     expect(taskRow(completedTask.id).status).toBe("completed");
   });
 
+  it("keeps each run's output and failure reason when a task is retried", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const task = await createTask({ title: "flaky twice", agentId: agent.id });
+    const runOnce = async (output: string, reason: string) => {
+      expect((await worker.get("/api/worker/poll")).body.task.id).toBe(task.id);
+      expect((await worker.post(`/api/worker/tasks/${task.id}/fail`, { failureReason: reason, output })).status).toBe(200);
+      expect((await admin().patch(`/api/v1/tasks/${task.id}`, { action: "retry" })).status).toBe(200);
+    };
+    await runOnce("## Tried\nbumped the timeout", "npm test: 3 failing");
+    await runOnce("## Tried\npinned node 20", "npm test: 1 failing");
+    expect((await worker.get("/api/worker/poll")).body.task.id).toBe(task.id);
+    await worker.post(`/api/worker/tasks/${task.id}/complete`, { output: "fixed the race in the login test" });
+
+    const detail = await admin().get(`/api/v1/tasks/${task.id}`);
+    expect(detail.body.task).toMatchObject({ status: "completed", output: "fixed the race in the login test", failureReason: null });
+    const runs = detail.body.events.filter((event: { type: string }) => event.type === "attempt");
+    expect(runs.map((event: { data: unknown }) => event.data)).toEqual([
+      expect.objectContaining({
+        status: "failed",
+        agentName: agent.name,
+        output: "## Tried\nbumped the timeout",
+        failureReason: "npm test: 3 failing",
+      }),
+      expect.objectContaining({
+        status: "failed",
+        agentName: agent.name,
+        output: "## Tried\npinned node 20",
+        failureReason: "npm test: 1 failing",
+      }),
+    ]);
+    expect(runs[0].message).toContain("npm test: 3 failing");
+  });
+
   it("refuses an unknown action (400) and an unknown task (404)", async () => {
     const task = await createTask({ title: "x" });
     expect((await admin().patch(`/api/v1/tasks/${task.id}`, { action: "explode" })).status).toBe(400);

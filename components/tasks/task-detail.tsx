@@ -176,6 +176,8 @@ export function TaskDetail({ id }: { id: string }) {
         </Card>
       ) : null}
 
+      <EarlierRuns events={events} />
+
       <div className="grid gap-5 lg:grid-cols-[1fr_1fr]">
         <Card>
           <CardHeader title="Description" />
@@ -189,6 +191,68 @@ export function TaskDetail({ id }: { id: string }) {
         </Card>
       </div>
     </div>
+  );
+}
+
+type RunRecord = {
+  status: string;
+  agentName: string | null;
+  attempts: number;
+  finishedAt: string | null;
+  output: string | null;
+  summary: string | null;
+  failureReason: string | null;
+};
+
+/** The runs a retry started over from (TaskEvent "attempt"), newest first; each opens to its output and failure. */
+function EarlierRuns({ events }: { events: TaskEventDto[] }) {
+  const runs = events.filter((event) => event.type === "attempt").reverse();
+  if (!runs.length) return null;
+  return (
+    <Card data-testid="earlier-runs">
+      <CardHeader title="Earlier runs" description="Each retry starts over; what the runs before it did stays here." />
+      <ol className="divide-y divide-border">
+        {runs.map((event, i) => {
+          const run = event.data as RunRecord;
+          return (
+            <li key={event.id} data-testid="earlier-run">
+              <details open={i === 0} className="group px-4 py-3">
+                <summary className="flex cursor-pointer flex-wrap items-center gap-2 text-sm">
+                  <span className="font-medium">Run {runs.length - i}</span>
+                  <TaskStatusBadge status={run.status as TaskStatus} />
+                  <span className="text-xs text-fg-muted">
+                    {run.agentName ?? "pool"} · {run.attempts} attempt{run.attempts === 1 ? "" : "s"}
+                    {run.finishedAt ? (
+                      <>
+                        {" "}
+                        · ended <RelativeTime iso={run.finishedAt} />
+                      </>
+                    ) : null}
+                  </span>
+                </summary>
+                <div className="mt-2 space-y-2">
+                  {run.failureReason ? (
+                    <pre
+                      className="max-h-60 overflow-auto whitespace-pre-wrap font-mono text-xs text-danger"
+                      data-testid="earlier-run-failure"
+                    >
+                      {run.failureReason}
+                    </pre>
+                  ) : null}
+                  {run.output ? (
+                    <div className="max-h-96 overflow-auto rounded-md border border-border px-3 py-2" data-testid="earlier-run-output">
+                      <Markdown>{run.output}</Markdown>
+                    </div>
+                  ) : (
+                    <p className="text-xs text-fg-muted">No output.</p>
+                  )}
+                </div>
+              </details>
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
   );
 }
 
@@ -249,7 +313,7 @@ function TaskActions({ task }: { task: TaskDto }) {
               body: { action: "retry" },
               title: "Retry this task?",
               description:
-                "It goes back to the agent it was created for (or to the pool) with its attempts, output and failure cleared. The timeline keeps the history.",
+                "It goes back to the agent it was created for (or to the pool) and starts over: attempts, output and failure begin again. This run's output and failure are kept under Earlier runs.",
               confirm: "Retry",
             })
           }

@@ -320,6 +320,27 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
         const home = homeOf(sqlite, task);
         const target =
           home.status === "pending" ? (prepare(sqlite, "SELECT name FROM Agent WHERE id = ?").get(home.agentId) as { name: string }) : null;
+        // The run that ended is kept on the timeline before the retry clears the task's own fields.
+        insertTaskEvent(sqlite, {
+          taskId: task.id,
+          type: "attempt",
+          fromStatus: task.status,
+          toStatus: task.status,
+          message: `Run ended ${task.status}${task.failureReason ? `: ${task.failureReason.split("\n")[0]!.slice(0, 200)}` : ""}`,
+          data: {
+            status: task.status,
+            agentId: task.agentId ?? task.lastAgentId,
+            agentName: task.agentName,
+            attempts: task.attempts,
+            claimedAt: task.claimedAt === null ? null : new Date(task.claimedAt).toISOString(),
+            finishedAt: task.finishedAt === null ? null : new Date(task.finishedAt).toISOString(),
+            output: task.output,
+            summary: task.summary,
+            failureReason: task.failureReason,
+          },
+          actor: eventActor(actor),
+          at: now,
+        });
         moveTask(sqlite, task, home, {
           type: "status",
           message: target ? `Retried: waiting for ${target.name} again` : "Retried: back in the pool",
