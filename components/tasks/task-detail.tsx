@@ -219,7 +219,7 @@ function EarlierRuns({ events }: { events: TaskEventDto[] }) {
               <details open={i === 0} className="group px-4 py-3">
                 <summary className="flex cursor-pointer flex-wrap items-center gap-2 text-sm">
                   <span className="font-medium">Run {runs.length - i}</span>
-                  <TaskStatusBadge status={run.status as TaskStatus} />
+                  <TaskStatusBadge status={run.status as TaskStatus} testId="earlier-run-status" />
                   <span className="text-xs text-fg-muted">
                     {run.agentName ?? "pool"} · {run.attempts} attempt{run.attempts === 1 ? "" : "s"}
                     {run.finishedAt ? (

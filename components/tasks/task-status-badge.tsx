@@ -15,12 +15,12 @@ export function taskStatusLabel(status: TaskStatus): string {
   return LOOK[status].label;
 }
 
-export function TaskStatusBadge({ status }: { status: TaskStatus }) {
+export function TaskStatusBadge({ status, testId = "task-status" }: { status: TaskStatus; testId?: string }) {
   const look = LOOK[status];
   return (
     <Badge tone={look.tone} className={status === "cancelled" ? "line-through decoration-fg-muted/60" : undefined}>
       {status === "in_progress" ? <span className="size-1.5 animate-pulse rounded-full bg-current" aria-hidden /> : null}
-      <span data-testid="task-status">{look.label}</span>
+      <span data-testid={testId}>{look.label}</span>
     </Badge>
   );
 }
