@@ -14,6 +14,7 @@ import type { AlertDto } from "@/lib/contracts/metrics";
 import type { listTasksResponseSchema } from "@/lib/contracts/tasks";
 import { AgentStatusBadge } from "./agent-status-badge";
 import { AlertBanner } from "./metrics/alert-banner";
+import { duration } from "./metrics/chart-kit";
 import { formatRelative } from "./relative-time";
 import { Card, CardHeader, PageHeader } from "./ui/card";
 import { cn } from "./ui/cn";
@@ -36,13 +37,6 @@ function useLastLook(): number | null {
     window.localStorage.setItem(LAST_LOOK_KEY, String(Date.now()));
   }, []);
   return since;
-}
-
-function formatMs(ms: number | null): string {
-  if (ms === null) return "–";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
 }
 
 function Attention({
@@ -263,7 +257,7 @@ export function DashboardOverview() {
             <Trend
               testId="trend-median"
               label="Median duration (latest day)"
-              value={formatMs(medians.at(-1) ?? null)}
+              value={duration(medians.at(-1) ?? null)}
               points={points}
               field="medianMs"
               color="#7c3aed"

@@ -285,4 +285,32 @@ describe("chart endpoints", () => {
     const betaRow = body.biggestChanges.find((row: { agentId: string }) => row.agentId === beta.id);
     expect(betaRow.failureRateChange).toBeNull();
   });
+
+  it("reads millisecond tasks at their size: the overview's median agrees with the SOUL table's exact one", async () => {
+    // Scripted tasks take 5–19 ms; the median of these eleven is 9 ms.
+    const quick = await createAgent();
+    const day = "2025-04-10";
+    const sqlite = openTestDb(server().dbFile);
+    let soul = "";
+    try {
+      soul = seedVersion(sqlite, {
+        agentId: quick.id,
+        kind: "SOUL",
+        content: "# Soul\nBe quick.\n",
+        source: "editor",
+        at: at("2025-04-09"),
+      });
+      for (const durationMs of [5, 6, 7, 8, 9, 9, 10, 12, 14, 19, 19]) {
+        seedTask(sqlite, { agentId: quick.id, status: "completed", at: at(day), durationMs, soulVersionId: soul });
+      }
+    } finally {
+      sqlite.close();
+    }
+    const overview = await admin().get(`/api/v1/metrics/overview?from=${day}&to=${day}&agentId=${quick.id}`);
+    expect(overview.status).toBe(200);
+    const median = overview.body.durations.medianMs as number;
+    expect(Math.abs(median - 9) / 9).toBeLessThanOrEqual(overview.body.durations.bucketErrorPct / 100);
+    const souls = await admin().get(`/api/v1/metrics/soul-outcomes?agentId=${quick.id}`);
+    expect(souls.body.versions.find((v: { versionId: string }) => v.versionId === soul)).toMatchObject({ completed: 11, medianMs: 9 });
+  });
 });

@@ -71,6 +71,7 @@ export function pct(value: number | null | undefined, digits = 0): string {
 
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "–";
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
   if (s < 90) return `${s.toFixed(s < 10 ? 1 : 0)} s`;

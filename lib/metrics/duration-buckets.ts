@@ -1,15 +1,22 @@
 // Log-scale duration histogram shared by the rollups (TaskDailyRollup.durationHist)
 // and the metric queries.
 //
-// Bucket 0 holds durations under 1 s; bucket i (1..BUCKETS-1) holds
-// [1 s · r^(i-1), 1 s · r^i) with r = 2^(1/4) ≈ 1.189, and the last bucket is
-// open-ended (≥ about 8 days). A quantile is reported as the geometric midpoint
-// of the bucket it falls in, so its relative error is at most √r − 1 ≈ 9.05 %
-// (bucket 0 reports 500 ms, ±500 ms). Means are exact (sum / count).
+// Bucket 0 holds durations under 1 ms; bucket i (1..BUCKETS-1) holds
+// [1 ms · r^(i-1), 1 ms · r^i) with r = 2^(1/4) ≈ 1.189, and the last bucket is
+// open-ended (≥ about 8.6 days). A quantile is reported as the geometric midpoint
+// of the bucket it falls in, so its relative error is at most √r − 1 ≈ 9.05 % at
+// every scale, from a 5 ms scripted task to a day-long one (bucket 0 reports
+// 0.5 ms). Means are exact (sum / count).
+//
+// Histograms written before this layout (80 buckets from 1 s, everything under
+// 1 s in bucket 0) are converted by the migration 20261124220000_duration_buckets_ms
+// and, should one still be read, by parseHistogram.
 
-export const BUCKETS = 80;
-const BASE_MS = 1000;
+export const BUCKETS = 120;
+const BASE_MS = 1;
 const STEPS_PER_DOUBLING = 4;
+/** The earlier layout: 80 buckets, bucket 0 under 1 s, bucket i from 1 s · r^(i-1). */
+const LEGACY_BUCKETS = 80;
 
 /** The bucket a duration falls in. */
 export function bucketOf(durationMs: number): number {
@@ -26,11 +33,25 @@ export function bucketBounds(index: number): [number, number] {
   return [lower, upper];
 }
 
-/** The value reported for a bucket: its geometric midpoint (500 ms for bucket 0). */
+/** The value reported for a bucket: its geometric midpoint (0.5 ms for bucket 0), to 0.01 ms. */
 export function bucketMidpoint(index: number): number {
   if (index <= 0) return BASE_MS / 2;
   const [lower] = bucketBounds(index);
-  return Math.round(lower * 2 ** (1 / (2 * STEPS_PER_DOUBLING)));
+  return Math.round(lower * 2 ** (1 / (2 * STEPS_PER_DOUBLING)) * 100) / 100;
+}
+
+/**
+ * An 80-bucket histogram of the earlier layout in this one: each earlier bucket i ≥ 1 is
+ * counted where its midpoint (1 s · r^(i - 1/2)) falls here, which is bucket i + 40; its
+ * bucket 0 (anything under 1 s, no finer) is counted at 500 ms, bucket 36.
+ */
+export function fromLegacyHistogram(legacy: number[]): number[] {
+  const hist = emptyHistogram();
+  legacy.forEach((count, i) => {
+    const at = i === 0 ? bucketOf(500) : bucketOf(1000 * 2 ** ((i - 0.5) / STEPS_PER_DOUBLING));
+    hist[at] = (hist[at] ?? 0) + (Number.isFinite(count) ? count : 0);
+  });
+  return hist;
 }
 
 export function emptyHistogram(): number[] {
@@ -43,6 +64,7 @@ export function parseHistogram(text: string | null | undefined): number[] {
   if (!text) return hist;
   try {
     const parsed: unknown = JSON.parse(text);
+    if (Array.isArray(parsed) && parsed.length === LEGACY_BUCKETS) return fromLegacyHistogram(parsed.map(Number));
     if (Array.isArray(parsed)) {
       for (let i = 0; i < Math.min(parsed.length, BUCKETS); i += 1) {
         const value = Number(parsed[i]);

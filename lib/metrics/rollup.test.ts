@@ -21,7 +21,7 @@ describe("recordTaskRollup", () => {
     recordTaskRollup(sqlite, { kind: "created", agentId: "a", at: day1 });
     recordTaskRollup(sqlite, { kind: "created", agentId: null, at: day2 });
     recordTaskRollup(sqlite, { kind: "completed", agentId: "a", at: day2, durationMs: 2000 });
-    recordTaskRollup(sqlite, { kind: "completed", agentId: "a", at: day2, durationMs: 2100 });
+    recordTaskRollup(sqlite, { kind: "completed", agentId: "a", at: day2, durationMs: 1900 });
     recordTaskRollup(sqlite, { kind: "completed", agentId: "a", at: day2, durationMs: 90_000 });
     recordTaskRollup(sqlite, { kind: "failed", agentId: "a", at: day2, durationMs: 5000 });
     recordTaskRollup(sqlite, { kind: "cancelled", agentId: "a", at: day2, durationMs: null });
@@ -33,7 +33,7 @@ describe("recordTaskRollup", () => {
       ["2026-11-02", "a", 0],
     ]);
     const a2 = rows[2] ?? {};
-    expect([a2.completed, a2.failed, a2.cancelled, a2.durationCount, a2.durationSumMs]).toEqual([3, 1, 1, 3, 94_100]);
+    expect([a2.completed, a2.failed, a2.cancelled, a2.durationCount, a2.durationSumMs]).toEqual([3, 1, 1, 3, 93_900]);
     const hist = JSON.parse(String(a2.durationHist)) as number[];
     expect(hist[bucketOf(2000)]).toBe(2);
     expect(hist[bucketOf(90_000)]).toBe(1);
