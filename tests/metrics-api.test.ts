@@ -2,6 +2,7 @@
 // The history lives in March 2025, a range no other test writes to.
 import { beforeAll, describe, expect, it } from "vitest";
 import { bucketMidpoint, bucketOf } from "@/lib/metrics/duration-buckets";
+import { agentWithWorker } from "./identity-helpers";
 import { admin, client, createAgent, server } from "./support/client";
 import { openTestDb, seedMemory, seedProposal, seedRetrieval, seedTask, seedVersion } from "./support/metrics-seed";
 
@@ -312,5 +313,32 @@ describe("chart endpoints", () => {
     expect(Math.abs(median - 9) / 9).toBeLessThanOrEqual(overview.body.durations.bucketErrorPct / 100);
     const souls = await admin().get(`/api/v1/metrics/soul-outcomes?agentId=${quick.id}`);
     expect(souls.body.versions.find((v: { versionId: string }) => v.versionId === soul)).toMatchObject({ completed: 11, medianMs: 9 });
+  });
+
+  it("counts a failure once everywhere, also when the task was retried and then cancelled or failed again", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const run = async (taskId: string, reason: string) => {
+      expect((await worker.get("/api/worker/poll")).body.task.id).toBe(taskId);
+      expect((await worker.post(`/api/worker/tasks/${taskId}/fail`, { failureReason: reason })).status).toBe(200);
+    };
+    // Failed, retried, cancelled: one failure.
+    const first = (await admin().post("/api/v1/tasks", { title: "flaky then dropped", agentId: agent.id })).body.task.id;
+    await run(first, "disk full on /tmp");
+    expect((await admin().patch(`/api/v1/tasks/${first}`, { action: "retry" })).status).toBe(200);
+    expect((await admin().patch(`/api/v1/tasks/${first}`, { action: "cancel" })).status).toBe(200);
+    // Failed, retried, failed again: two failures.
+    const second = (await admin().post("/api/v1/tasks", { title: "flaky twice", agentId: agent.id })).body.task.id;
+    await run(second, "disk full on /tmp");
+    expect((await admin().patch(`/api/v1/tasks/${second}`, { action: "retry" })).status).toBe(200);
+    await run(second, "npm test: 2 failing");
+
+    const overview = await admin().get(`/api/v1/metrics/overview?agentId=${agent.id}`);
+    expect(overview.body.tasks).toMatchObject({ failed: 3, cancelled: 1 });
+    const failures = await admin().get(`/api/v1/metrics/failures?agentId=${agent.id}`);
+    expect(failures.body.totalFailed).toBe(3);
+    const counts = Object.fromEntries(
+      failures.body.groups.map((group: { example: string; count: number }) => [group.example, group.count]),
+    );
+    expect(counts).toEqual({ "disk full on /tmp": 2, "npm test: 2 failing": 1 });
   });
 });

@@ -54,18 +54,40 @@ export type FailureGroup = {
 
 type FailedRow = { agentId: string | null; finishedAt: number; failureReason: string | null };
 
+/** How long after a failure a retry may come and still have its earlier run counted in the failure's range. */
+const RETRY_WINDOW_MS = 30 * 86_400_000;
+
+/**
+ * Every run that ended failed in [startMs, endMs): tasks failed now, and the failed runs
+ * a retry started over from (TaskEvent "attempt", kept by lib/tasks/operator-tasks.ts).
+ * The same failures the rollup's `failed` counts, so the Failed card and the failure
+ * reasons agree, also for a task that failed, was retried and then cancelled.
+ */
 export function readFailures(sqlite: Database.Database, startMs: number, endMs: number, agentId?: string): FailedRow[] {
   // Index Task(status, finishedAt) (migration 20261122040000_metrics_indexes) or Task(agentId, finishedAt).
-  if (agentId) {
-    return prepare(
-      sqlite,
-      "SELECT agentId, finishedAt, failureReason FROM Task WHERE agentId = ? AND finishedAt >= ? AND finishedAt < ? AND status = 'failed'",
-    ).all(agentId, startMs, endMs) as FailedRow[];
-  }
-  return prepare(
+  const current = agentId
+    ? (prepare(
+        sqlite,
+        "SELECT agentId, finishedAt, failureReason FROM Task WHERE agentId = ? AND finishedAt >= ? AND finishedAt < ? AND status = 'failed'",
+      ).all(agentId, startMs, endMs) as FailedRow[])
+    : (prepare(
+        sqlite,
+        "SELECT agentId, finishedAt, failureReason FROM Task WHERE status = 'failed' AND finishedAt >= ? AND finishedAt < ?",
+      ).all(startMs, endMs) as FailedRow[]);
+  // Index TaskEvent(type, createdAt): a retry comes after the failure it starts over from.
+  const earlier = prepare(
     sqlite,
-    "SELECT agentId, finishedAt, failureReason FROM Task WHERE status = 'failed' AND finishedAt >= ? AND finishedAt < ?",
-  ).all(startMs, endMs) as FailedRow[];
+    `SELECT json_extract(data, '$.agentId') AS agentId, json_extract(data, '$.finishedAt') AS finishedAt,
+            json_extract(data, '$.failureReason') AS failureReason
+     FROM TaskEvent WHERE type = 'attempt' AND createdAt >= ? AND createdAt < ? AND json_extract(data, '$.status') = 'failed'`,
+  ).all(startMs, endMs + RETRY_WINDOW_MS) as Array<{ agentId: string | null; finishedAt: string | null; failureReason: string | null }>;
+  for (const run of earlier) {
+    const finishedAt = run.finishedAt ? Date.parse(run.finishedAt) : Number.NaN;
+    if (!(finishedAt >= startMs && finishedAt < endMs)) continue;
+    if (agentId && run.agentId !== agentId) continue;
+    current.push({ agentId: run.agentId, finishedAt, failureReason: run.failureReason });
+  }
+  return current;
 }
 
 export function groupFailures(rows: FailedRow[]): FailureGroup[] {

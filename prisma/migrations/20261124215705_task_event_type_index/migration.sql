@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "TaskEvent_type_createdAt_idx" ON "TaskEvent"("type", "createdAt");
