@@ -341,4 +341,25 @@ describe("chart endpoints", () => {
     );
     expect(counts).toEqual({ "disk full on /tmp": 2, "npm test: 2 failing": 1 });
   });
+
+  it("gives searches the same hit rate on /metrics as the Memory page's health panel", async () => {
+    const { worker } = await agentWithWorker();
+    expect(
+      (
+        await worker.post("/api/worker/memories", {
+          name: "Cache the npm install",
+          content: "Cache ~/.npm between CI runs keyed on the lock file.",
+        })
+      ).status,
+    ).toBe(201);
+    expect((await worker.post("/api/worker/memories/search", { query: "cache the npm install between CI runs" })).status).toBe(200);
+    expect((await worker.post("/api/worker/memories/search", { query: "zebra quasar marmalade" })).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const metrics = await admin().get(`/api/v1/metrics/memory?from=${today}&to=${today}`);
+    const health = await admin().get("/api/v1/memories/health?days=1");
+    expect(metrics.body.retrieval.hitRate).toEqual(expect.any(Number));
+    expect(metrics.body.retrieval.hitRate).toBeGreaterThan(0);
+    expect(metrics.body.retrieval.hitRate).toBeLessThan(1);
+    expect(health.body.hitRate).toBe(metrics.body.retrieval.hitRate);
+  });
 });

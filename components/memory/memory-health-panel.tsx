@@ -79,7 +79,11 @@ export function MemoryHealthPanel() {
           value={h.injectionsPerTask.average.toFixed(1)}
           hint={`${h.injectionsPerTask.tasks} tasks given memories`}
         />
-        <Stat label="Injection threshold" value={h.threshold.toFixed(2)} hint={`${h.totals.duplicatesFlagged} near-duplicates flagged`} />
+        <Stat
+          label="Hit rate"
+          value={h.hitRate === null ? "–" : `${Math.round(h.hitRate * 100)}%`}
+          hint={`top score ≥ threshold ${h.threshold.toFixed(2)} · ${h.totals.duplicatesFlagged} near-duplicates flagged`}
+        />
       </div>
       <div className="grid gap-4 px-4 pb-4 lg:grid-cols-2">
         <div>

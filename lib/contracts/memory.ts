@@ -134,6 +134,8 @@ export const memoryHealthSchema = z.object({
   injectionsPerTask: z.object({ tasks: z.number(), injected: z.number(), average: z.number() }),
   /** Top scores in 0.1 buckets, split at the threshold. */
   scoreBuckets: z.array(z.object({ from: z.number(), to: z.number(), count: z.number(), aboveThreshold: z.boolean() })),
+  /** Share of searches and injections whose best result reached the threshold (lib/memory/scoring.ts isRetrievalHit); null without any. */
+  hitRate: z.number().nullable(),
   recentFailures: z.array(z.object({ id: z.number(), name: z.string(), error: z.string().nullable(), attempts: z.number() })),
 });
 export type MemoryHealth = z.infer<typeof memoryHealthSchema>;

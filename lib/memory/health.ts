@@ -6,6 +6,7 @@ import type { MemoryHealth } from "@/lib/contracts/memory";
 import { prepare, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { providerConfig } from "./provider";
+import { isRetrievalHit } from "./scoring";
 import { injectThreshold } from "./task-memories";
 
 const DAY = 86_400_000;
@@ -71,6 +72,11 @@ export async function memoryHealth(args: { days: number }): Promise<MemoryHealth
       count: counts.get(i) ?? 0,
       aboveThreshold: i / 10 >= threshold - 1e-9,
     }));
+    const judged = prepare(sqlite, "SELECT topScore, threshold FROM MemoryRetrieval WHERE createdAt >= ?").all(since) as {
+      topScore: number | null;
+      threshold: number | null;
+    }[];
+    const hits = judged.filter((row) => isRetrievalHit(row, threshold)).length;
     const recentFailures = prepare(
       sqlite,
       `SELECT id, name, embeddingError AS error, embeddingAttempts AS attempts FROM Memory
@@ -97,6 +103,7 @@ export async function memoryHealth(args: { days: number }): Promise<MemoryHealth
         average: injections.tasks > 0 ? Math.round((injections.injected / injections.tasks) * 100) / 100 : 0,
       },
       scoreBuckets,
+      hitRate: judged.length ? hits / judged.length : null,
       recentFailures,
     };
   });

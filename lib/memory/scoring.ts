@@ -10,6 +10,16 @@ import type { MemorySource } from "@/lib/contracts/memory";
 /** The default injection threshold for task prompts (env SWARMDECK_MEMORY_INJECT_THRESHOLD). */
 export const DEFAULT_INJECT_THRESHOLD = 0.4;
 
+/**
+ * A retrieval is a hit when its best result reached the threshold: the one the search
+ * used (prompt injections record theirs), else the injection threshold now. A search
+ * with no result is a miss. The one definition of the hit rate, for /memory's health
+ * panel (lib/memory/health.ts) and /metrics (lib/metrics/memory-metrics.ts).
+ */
+export function isRetrievalHit(row: { topScore: number | null; threshold: number | null }, injectThreshold: number): boolean {
+  return row.topScore !== null && row.topScore >= (row.threshold ?? injectThreshold) - 1e-9;
+}
+
 const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0);
 
 /**

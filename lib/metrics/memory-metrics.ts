@@ -2,6 +2,8 @@
 // retrieval health (how searches and prompt injections were answered).
 import "server-only";
 import { prepare, withSqlite } from "@/lib/db";
+import { isRetrievalHit } from "@/lib/memory/scoring";
+import { injectThreshold } from "@/lib/memory/task-memories";
 import type { DayRange } from "./range";
 import { agentNames, rate } from "./task-metrics";
 
@@ -43,6 +45,7 @@ function cumulative(range: DayRange, base: BaseRow[], daily: CountRow[], label: 
  * agent. Plus retrieval health over the range.
  */
 export function getMemoryMetrics({ range, agentId }: { range: DayRange; agentId?: string }) {
+  const threshold = injectThreshold();
   return withSqlite((sqlite) => {
     const names = agentNames(sqlite);
     const where = agentId ? "AND agentId = @agentId" : "";
@@ -93,13 +96,10 @@ export function getMemoryMetrics({ range, agentId }: { range: DayRange; agentId?
         scoreSum += row.topScore;
         scored += 1;
       }
-      // A hit: the best result reached the threshold the search used.
-      if (row.threshold !== null) {
-        judged += 1;
-        const hit = row.topScore !== null && row.topScore >= row.threshold;
-        if (hit) hits += 1;
-        if (point) point[hit ? "hits" : "misses"] += 1;
-      }
+      judged += 1;
+      const hit = isRetrievalHit(row, threshold);
+      if (hit) hits += 1;
+      if (point) point[hit ? "hits" : "misses"] += 1;
       if (point) point.count += 1;
     }
     return {
