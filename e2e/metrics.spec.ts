@@ -146,3 +146,61 @@ test("the charts read well in the dark theme", async ({ page }) => {
   expect(tickFill).toBe("rgb(154, 163, 178)");
   await page.screenshot({ path: "/tmp/metrics-dark.png", fullPage: true });
 });
+
+test("identity evolution stays readable at 50 agents: one row per agent, a file filter, no axis past now", async ({ page }) => {
+  test.setTimeout(180_000);
+  const start = Date.parse("2024-06-01T08:00:00Z");
+  const agents: { id: string; name: string }[] = [];
+  for (let i = 0; i < 50; i += 1) {
+    agents.push((await apiCall("POST", "/api/v1/agents", { name: uniqueName(`fleet${String(i).padStart(2, "0")}`) })).body.agent);
+  }
+  const sqlite = openTestDb(serverInfo().dbFile);
+  try {
+    agents.forEach((agent, i) => {
+      ["SOUL", "IDENTITY", "TOOLS", "USER"].forEach((kind, k) => {
+        seedVersion(sqlite, {
+          agentId: agent.id,
+          kind,
+          content: `# ${kind}\nv${i}\n`,
+          source: "editor",
+          at: start + (i * 4 + k) * 3_600_000,
+        });
+      });
+    });
+  } finally {
+    sqlite.close();
+  }
+  await signIn(page);
+  await page.goto("/metrics");
+  await page.getByLabel("From").fill("2024-06-01");
+  await page.getByLabel("To").fill("2024-06-12");
+  const chart = page.getByTestId("chart-identity");
+  await expect(chart.locator("[data-testid=identity-point]")).toHaveCount(200, { timeout: 30_000 });
+  const lanes = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
+  await expect(lanes).toHaveCount(50);
+  await expect(lanes.first()).toHaveText(agents[0]!.name);
+  await expect(lanes.last()).toHaveText(agents[49]!.name);
+  await page.getByTestId("identity-file-filter").selectOption("SOUL");
+  await expect(chart.locator("[data-testid=identity-point]")).toHaveCount(50);
+  await expect(lanes).toHaveCount(50);
+  await chart.screenshot({ path: "test-results/identity-timeline-50.png" });
+
+  // Changes from the last hour: the axis ends now at the latest, not an hour ahead.
+  const recent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("recent") })).body.agent;
+  const now = Date.now();
+  const db = openTestDb(serverInfo().dbFile);
+  try {
+    seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnew\n", source: "editor", at: now - 30 * 60_000 });
+    seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnewer\n", source: "editor", at: now - 5 * 60_000 });
+  } finally {
+    db.close();
+  }
+  await page.goto("/metrics");
+  await page.getByTestId("metrics-agent").selectOption(recent.id);
+  const ticks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+  await expect(chart.locator("[data-testid=identity-point]").first()).toBeVisible({ timeout: 30_000 });
+  const labels = await ticks.allTextContents();
+  const year = new Date(now).getUTCFullYear();
+  const latest = Math.max(...labels.map((label) => Date.parse(`${year}-${label.replace(" ", "T")}:00Z`)));
+  expect(latest).toBeLessThanOrEqual(now + 60_000);
+});

@@ -1,7 +1,9 @@
 "use client";
 
 // Identity evolution: every version of every identity file in the range, one row
-// per agent and file, coloured by how it came to be. Clicking a point opens its diff.
+// per agent (a file filter narrows it to one file), coloured by how it came to be,
+// on a time axis that ends at the last change or now, never later. Clicking a point
+// opens its diff.
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
@@ -14,23 +16,32 @@ const VersionDiffDialog = dynamic(() => import("./version-diff-dialog").then((m)
 
 type Point = TimelineVersion & { x: number; y: number; lane: string };
 
+const LANE_PX = 24;
+
 export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; isPending: boolean; error: unknown }) {
   const [open, setOpen] = useState<string | null>(null);
+  const [file, setFile] = useState("all");
+  const files = useMemo(() => [...new Set((data?.versions ?? []).map((v) => v.kind))].sort(), [data]);
+  const shown = useMemo(() => (data?.versions ?? []).filter((v) => file === "all" || v.kind === file), [data, file]);
   const { lanes, bySource } = useMemo(() => {
-    const laneNames = [...new Set((data?.versions ?? []).map((v) => `${v.agentName} · ${v.kind}`))].sort();
+    const laneNames = [...new Set(shown.map((v) => v.agentName))].sort();
     const index = new Map(laneNames.map((name, i) => [name, i]));
     const groups: Record<string, Point[]> = {};
-    for (const v of data?.versions ?? []) {
-      const lane = `${v.agentName} · ${v.kind}`;
-      const point = { ...v, lane, x: Date.parse(v.createdAt), y: index.get(lane) ?? 0 };
+    for (const v of shown) {
+      const point = { ...v, lane: v.agentName, x: Date.parse(v.createdAt), y: index.get(v.agentName) ?? 0 };
       groups[v.source] = [...(groups[v.source] ?? []), point];
     }
     return { lanes: laneNames, bySource: groups };
-  }, [data]);
-  const height = Math.max(160, lanes.length * 28 + 70);
-  const times = (data?.versions ?? []).map((v) => Date.parse(v.createdAt));
+  }, [shown]);
+  const height = Math.max(160, lanes.length * LANE_PX + 70);
+  const times = shown.map((v) => Date.parse(v.createdAt));
+  const first = times.length ? Math.min(...times) : 0;
+  const last = times.length ? Math.max(...times) : 0;
+  const span = last - first;
+  // A little room either side of the points, but the axis never runs past now.
+  const pad = Math.max(span * 0.03, 60_000);
+  const domain: [number, number] = [first - pad, Math.min(last + pad, Math.max(last, Date.now()))];
   // Short spans get the hour on each tick so two ticks of one day stay apart.
-  const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
   const tick = (v: number) => {
     const iso = new Date(v).toISOString();
     return span < 4 * 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(5, 10);
@@ -41,7 +52,23 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
         title="Identity evolution"
         description="Each point is a version of an identity file; click one to see what changed."
         actions={
-          <div className="flex flex-wrap justify-end gap-x-3 gap-y-1 text-xs text-fg-muted">
+          <div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 text-xs text-fg-muted">
+            {files.length > 1 ? (
+              <select
+                aria-label="Identity file"
+                data-testid="identity-file-filter"
+                value={file}
+                onChange={(event) => setFile(event.target.value)}
+                className="h-7 rounded-md border border-border bg-panel px-2 text-xs text-fg"
+              >
+                <option value="all">All files</option>
+                {files.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {kind}
+                  </option>
+                ))}
+              </select>
+            ) : null}
             {Object.keys(bySource).map((source) => (
               <span key={source} className="inline-flex items-center gap-1">
                 <span className="size-2.5 rounded-full" style={{ background: SOURCE_COLORS[source] ?? "#94a3b8" }} />
@@ -55,7 +82,7 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
         <Loading />
       ) : error ? (
         <ErrorState error={error} />
-      ) : !data || data.versions.length === 0 ? (
+      ) : !data || shown.length === 0 ? (
         <EmptyState title="No identity changes in this range">
           Every saved version of SOUL.md, IDENTITY.md, TOOLS.md and the other files appears here: operator edits, agent writes, approved
           proposals and rollbacks.
@@ -65,21 +92,15 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
           <ResponsiveContainer>
             <ScatterChart margin={{ left: 8, right: 24, top: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis
-                type="number"
-                dataKey="x"
-                domain={["dataMin - 3600000", "dataMax + 3600000"]}
-                tickFormatter={tick}
-                tickCount={6}
-                {...AXIS}
-              />
+              <XAxis type="number" dataKey="x" domain={domain} allowDataOverflow tickFormatter={tick} tickCount={6} {...AXIS} />
               <YAxis
                 type="number"
                 dataKey="y"
                 domain={[-0.5, lanes.length - 0.5]}
                 ticks={lanes.map((_, i) => i)}
                 tickFormatter={(i) => lanes[i] ?? ""}
-                width={170}
+                width={130}
+                interval={0}
                 reversed
                 {...AXIS}
               />
@@ -92,7 +113,7 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
                   return (
                     <div className="rounded-md border border-border bg-panel px-3 py-2 text-xs shadow">
                       <p className="font-medium">
-                        {point.lane} v{point.number}
+                        {point.agentName} · {point.kind} v{point.number}
                       </p>
                       <p className="text-fg-muted">
                         {point.source.replace(/_/g, " ")} · {new Date(point.createdAt).toLocaleString()}
