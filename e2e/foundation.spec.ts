@@ -149,7 +149,8 @@ test("edit the global setup script in Monaco with no internet, save, reload, and
 
 test("the audit log lists what happened and verifies its chain", async ({ page }) => {
   const name = uniqueName("audited");
-  expect((await apiCall("POST", "/api/v1/agents", { name })).status).toBe(201);
+  const created = await apiCall("POST", "/api/v1/agents", { name });
+  expect(created.status).toBe(201);
   await signIn(page);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
   await shoot(page, "dashboard");
@@ -159,6 +160,15 @@ test("the audit log lists what happened and verifies its chain", async ({ page }
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("audit-table")).toContainText(name);
   await expect(page.getByTestId("audit-table")).not.toContainText("user.created");
+  // The target is the agent by name, linked to its page; the details read as key: value, opened in place.
+  const row = page.getByTestId("audit-row").filter({ hasText: name }).first();
+  await expect(row.getByTestId("audit-details")).toContainText(`name: ${name}`);
+  await expect(row.getByTestId("audit-details")).not.toContainText("{");
+  await row.getByTestId("audit-details").locator("summary").click();
+  await expect(row.getByTestId("audit-details").locator("dl")).toBeVisible();
+  await row.getByTestId("audit-target-link").click();
+  await expect(page).toHaveURL(new RegExp(`/agents/${created.body.agent.id}$`));
+  await page.goto("/audit");
   await page.getByTestId("verify-chain").click();
   await expect(page.getByTestId("verify-result")).toContainText("Chain intact");
   await shoot(page, "audit");

@@ -217,6 +217,39 @@ describe("audit log", () => {
     expect(exact.body.events.length).toBeGreaterThan(0);
   });
 
+  it("names each target and links to where it lives; a target since deleted keeps its type and short id", async () => {
+    const agent = await createAgent();
+    const task = await admin().post("/api/v1/tasks", { title: "Rotate the deploy keys", agentId: agent.id });
+    const schedule = await admin().post("/api/v1/schedules", {
+      name: "Nightly triage",
+      cron: "0 3 * * *",
+      timezone: "UTC",
+      targetKind: "pool",
+      taskTitle: "Triage the night's failures",
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    const target = async (action: string, targetId: string) => (await auditFor(action, targetId))[0] as AuditEvent & { target: unknown };
+    expect((await target("agent.created", agent.id)).target).toEqual({
+      label: agent.name,
+      href: `/agents/${agent.id}`,
+      agentName: agent.name,
+    });
+    expect((await target("task.created", task.body.task.id)).target).toEqual({
+      label: "Rotate the deploy keys",
+      href: `/tasks/${task.body.task.id}`,
+      agentName: agent.name,
+    });
+    const scheduleId = schedule.body.schedule?.id ?? schedule.body.id;
+    expect((await target("schedule.created", scheduleId)).target).toMatchObject({
+      label: "Nightly triage",
+      href: `/schedules/${scheduleId}`,
+    });
+    expect((await admin().delete(`/api/v1/schedules/${scheduleId}`)).status).toBeLessThan(300);
+    const gone = (await target("schedule.created", scheduleId)).target as { label: string; href: string | null };
+    expect(gone.href).toBeNull();
+    expect(gone.label).toBe(`schedule ${scheduleId.slice(0, 8)}…`);
+  });
+
   it("verifies the chain, detects a tampered row, and verifies again once restored", async () => {
     const agent = await createAgent();
     const ok = await client((await userWithToken("viewer")).token).get("/api/v1/audit/verify");

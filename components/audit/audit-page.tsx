@@ -5,6 +5,7 @@
 // of the hash chain that names the first broken row.
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ShieldAlert, ShieldCheck } from "lucide-react";
+import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { api, describeError } from "@/lib/api-client";
@@ -21,9 +22,55 @@ const PAGE_SIZE = 50;
 
 type Verify = { ok: boolean; checked: number; brokenAt: number | null };
 
-function details(data: unknown): string {
-  if (!data || typeof data !== "object" || Object.keys(data).length === 0) return "";
-  return JSON.stringify(data);
+/** An event's data as key / value pairs a person reads: scalars as they are, nested values as indented JSON. */
+function entries(data: unknown): [string, string][] {
+  if (data === null || data === undefined) return [];
+  if (typeof data !== "object") return [["value", String(data)]];
+  return Object.entries(data as Record<string, unknown>).map(([key, value]) => [
+    key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase(),
+    value === null ? "none" : typeof value === "object" ? JSON.stringify(value, null, 2) : String(value),
+  ]);
+}
+
+function Details({ event }: { event: AuditEventDto }) {
+  const pairs = entries(event.data);
+  if (!pairs.length) return <span className="text-fg-muted">–</span>;
+  const brief = pairs.filter(([, value]) => !value.includes("\n")).slice(0, 3);
+  return (
+    <details className="group" data-testid="audit-details">
+      <summary className="cursor-pointer list-none text-xs text-fg-muted marker:hidden">
+        <span className="line-clamp-2 break-words group-open:hidden">
+          {brief.map(([key, value]) => `${key}: ${value.length > 60 ? `${value.slice(0, 60)}…` : value}`).join(" · ") || "details"}
+        </span>
+        <span className="hidden text-accent group-open:inline">Hide details</span>
+      </summary>
+      <dl className="mt-1 grid grid-cols-[minmax(5rem,auto)_1fr] gap-x-3 gap-y-1 text-xs">
+        {pairs.map(([key, value]) => (
+          <div key={key} className="contents">
+            <dt className="text-fg-muted">{key}</dt>
+            <dd className="min-w-0 whitespace-pre-wrap break-words font-mono">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
+function Target({ event }: { event: AuditEventDto }) {
+  if (!event.targetType) return <span className="text-fg-muted">–</span>;
+  const label = event.target.label ?? event.targetType;
+  return (
+    <div className="min-w-0">
+      {event.target.href ? (
+        <Link href={event.target.href} className="break-words text-accent hover:underline" data-testid="audit-target-link">
+          {label}
+        </Link>
+      ) : (
+        <span className="break-words">{label}</span>
+      )}
+      <p className="text-fg-muted">{event.targetType.replace(/_/g, " ")}</p>
+    </div>
+  );
 }
 
 export function AuditPage() {
@@ -184,19 +231,11 @@ export function AuditPage() {
                     <td className="px-4 py-2">
                       <Badge tone={event.id === brokenAt ? "danger" : "neutral"}>{event.action}</Badge>
                     </td>
-                    <td className="px-4 py-2 text-xs">
-                      {event.targetType ? (
-                        <>
-                          <span className="text-fg-muted">{event.targetType}</span> <code>{event.targetId}</code>
-                        </>
-                      ) : (
-                        <span className="text-fg-muted">–</span>
-                      )}
+                    <td className="max-w-56 px-4 py-2 text-xs">
+                      <Target event={event} />
                     </td>
                     <td className="max-w-md px-4 py-2">
-                      <code className="line-clamp-2 font-mono text-xs break-all text-fg-muted" title={details(event.data)}>
-                        {details(event.data)}
-                      </code>
+                      <Details event={event} />
                     </td>
                   </tr>
                 ))}

@@ -4,8 +4,9 @@
 import "server-only";
 import type { AuditEventDto } from "@/lib/contracts/audit";
 import { prepare, withSqlite } from "@/lib/db";
+import { describeTargets } from "./audit-targets";
 
-type Row = Omit<AuditEventDto, "createdAt" | "data"> & { createdAt: number; data: string };
+type Row = Omit<AuditEventDto, "createdAt" | "data" | "target"> & { createdAt: number; data: string };
 
 function parseData(data: string): unknown {
   try {
@@ -42,11 +43,18 @@ export async function listAuditEvents(filter: {
   }
   const sql = `SELECT id, createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, hash
     FROM AuditEvent ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""} ORDER BY id DESC LIMIT @limit`;
-  const rows = await withSqlite((sqlite) => prepare(sqlite, sql).all(args) as Row[]);
-  const more = rows.length > filter.limit;
-  const page = more ? rows.slice(0, filter.limit) : rows;
+  const { page, more, targets } = await withSqlite((sqlite) => {
+    const rows = prepare(sqlite, sql).all(args) as Row[];
+    const more = rows.length > filter.limit;
+    const page = (more ? rows.slice(0, filter.limit) : rows).map((row) => ({ ...row, data: parseData(row.data) }));
+    return { page, more, targets: describeTargets(sqlite, page) };
+  });
   return {
-    events: page.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString(), data: parseData(row.data) })),
+    events: page.map((row) => ({
+      ...row,
+      createdAt: new Date(row.createdAt).toISOString(),
+      target: targets.get(row.id) ?? { label: null, href: null, agentName: null },
+    })),
     nextBefore: more ? (page.at(-1)?.id ?? null) : null,
   };
 }

@@ -12,7 +12,10 @@ export const auditEventSchema = z.object({
   agentId: z.string().nullable(),
   data: z.unknown(),
   hash: z.string(),
+  /** The target as a person reads it (lib/audit/audit-targets.ts): a name, and the page where it lives. */
+  target: z.object({ label: z.string().nullable(), href: z.string().nullable(), agentName: z.string().nullable() }),
 });
+export type AuditTarget = z.infer<typeof auditEventSchema>["target"];
 export type AuditEventDto = z.infer<typeof auditEventSchema>;
 
 export const listAuditQuerySchema = z.object({
