@@ -128,3 +128,37 @@ describe("reject", () => {
     expect((await admin().get("/api/v1/proposals?status=bogus")).status).toBe(400);
   });
 });
+
+describe("one classification", () => {
+  it("a proposal whose change overlaps a later edit is a conflict in the list, the counts and its page; clean again, it is pending", async () => {
+    const { agent, base, proposalId } = await propose("soul", "# Soul\nproposed text\n");
+    const status = async () => (await admin().get(`/api/v1/proposals/${proposalId}`)).body.status;
+    const listed = async (s: string) =>
+      (await admin().get(`/api/v1/proposals?status=${s}&agentId=${agent.id}`)).body.proposals.map((p: { id: string }) => p.id);
+    expect(await status()).toBe("pending");
+
+    // An operator edits the very lines the agent changed: the change no longer merges.
+    const edited = await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, {
+      content: "# Soul\nthe operator's text\n",
+      baseVersionId: base.versionId,
+      reason: "tightened",
+    });
+    expect(edited.status).toBe(200);
+    expect(await status()).toBe("conflict");
+    expect(await listed("conflict")).toEqual([proposalId]);
+    expect(await listed("pending")).toEqual([]);
+    const counts = await admin().get("/api/v1/proposals/count?status=conflict");
+    expect(counts.body.total).toBeGreaterThanOrEqual(1);
+
+    // Back to the text the proposal was based on: it applies cleanly again.
+    const restored = await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, {
+      content: base.content,
+      baseVersionId: edited.body.versionId,
+      reason: "undo",
+    });
+    expect(restored.status).toBe(200);
+    expect(await status()).toBe("pending");
+    expect(await listed("pending")).toEqual([proposalId]);
+    expect(await listed("conflict")).toEqual([]);
+  });
+});

@@ -90,6 +90,7 @@ export async function appendVersion(
   await tx.identityFile.update({ where: { id: file.id }, data: { currentVersionId: version.id } });
   file.currentVersionId = version.id;
   file.currentVersion = version;
+  await reclassifyOpenProposals(tx, file, version);
   if (args.audit !== false) {
     await appendAudit(tx, {
       actor: args.actor,
@@ -113,6 +114,32 @@ export async function appendVersion(
     });
   }
   return version;
+}
+
+/**
+ * The file moved on: each open proposal for it is a `conflict` exactly when its change
+ * no longer merges cleanly onto the new version (three-way, from the version it was
+ * based on), else `pending`. One classification, kept in the row, so the review list,
+ * its tabs and counts, and the proposal's own page all say the same.
+ */
+async function reclassifyOpenProposals(tx: Tx, file: FileWithCurrent, current: IdentityVersion): Promise<void> {
+  // Index IdentityProposal(agentId, kind, status); a file is one agent's one kind.
+  const open = await tx.identityProposal.findMany({
+    where: { agentId: file.agentId, kind: file.kind, status: { in: ["pending", "conflict"] } },
+    select: { id: true, status: true, proposedContent: true, baseVersion: { select: { id: true, content: true, deleted: true } } },
+  });
+  for (const proposal of open) {
+    const base = proposal.baseVersion && !proposal.baseVersion.deleted ? proposal.baseVersion.content : "";
+    const ours = current.deleted ? "" : current.content;
+    const merge =
+      proposal.baseVersion?.id === current.id
+        ? { clean: true, content: proposal.proposedContent }
+        : mergeThreeWay({ base, ours, theirs: proposal.proposedContent });
+    const status = merge.clean ? "pending" : "conflict";
+    if (status !== proposal.status) {
+      await tx.identityProposal.update({ where: { id: proposal.id }, data: { status, mergedContent: merge.content } });
+    }
+  }
 }
 
 export type BaseCheck =
