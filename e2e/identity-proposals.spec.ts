@@ -101,6 +101,10 @@ test("a proposal whose base moved shows the three-way merge to resolve", async (
 
   await signIn(page);
   await page.goto("/proposals");
+  // Its change overlaps the operator's: it is listed under Conflict, not Pending, and counted there.
+  await expect(page.getByTestId(`proposal-${id}`)).toHaveCount(0);
+  await page.getByTestId("proposal-filter-conflict").click();
+  await expect(page.getByTestId("proposal-filter-conflict")).not.toHaveText(/^conflict$/i);
   await page.getByTestId(`proposal-${id}`).click();
   await expect(page.getByTestId("proposal-moved")).toContainText("The changes overlap");
   await expect(page.getByTestId("proposal-review").locator(".editor.modified")).toContainText("<<<<<<< current", { timeout: 30_000 });
