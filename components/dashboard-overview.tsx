@@ -157,7 +157,7 @@ export function DashboardOverview() {
   const offline = agents.data?.agents.filter((a) => !a.online);
   const failingSetup = agents.data?.agents.filter((a) => a.setup?.status === "failed");
   const names = (list: { name: string; displayName: string }[] | undefined) =>
-    list && list.length > 0 ? list.map((a) => a.displayName || a.name).join(", ") : null;
+    list && list.length > 0 ? list.map((a) => a.name).join(", ") : null;
 
   const points = series.data?.swarm ?? [];
   const sum = (field: "completed" | "failed") => points.reduce((total, p) => total + p[field], 0);
@@ -282,8 +282,11 @@ export function DashboardOverview() {
           <ul className="divide-y divide-border">
             {agents.data.agents.slice(0, 8).map((agent) => (
               <li key={agent.id} className="flex items-center justify-between gap-3 px-4 py-2.5 text-sm">
-                <Link href={`/agents/${agent.id}`} className="min-w-0 truncate font-medium hover:underline">
-                  {agent.displayName || agent.name}
+                <Link href={`/agents/${agent.id}`} className="min-w-0 truncate hover:underline">
+                  <span className="font-medium">{agent.name}</span>
+                  {agent.displayName && agent.displayName !== agent.name ? (
+                    <span className="ml-2 text-fg-muted">{agent.displayName}</span>
+                  ) : null}
                 </Link>
                 <span className="flex shrink-0 items-center gap-2">
                   {agent.setup?.status === "failed" ? (

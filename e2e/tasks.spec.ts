@@ -138,3 +138,24 @@ test("cancel, retry and return to the pool through confirmations; a failure show
   expect(after.body.task.status).toBe("cancelled");
   await page.screenshot({ path: "/tmp/tasks-detail-cancelled.png", fullPage: true });
 });
+
+test("an agent is named the same way in every picker and every table: its name, with its display name beside it", async ({ page }) => {
+  const name = uniqueName("backend");
+  const created = await apiCall("POST", "/api/v1/agents", { name, displayName: "Backend developer" });
+  expect(created.status).toBe(201);
+  const task = await apiCall("POST", "/api/v1/tasks", { title: `Name check ${uniqueName("t")}`, agentId: created.body.agent.id });
+  await signIn(page);
+
+  await page.goto("/tasks");
+  const option = `${name} · Backend developer`;
+  await expect(page.getByTestId("filter-agent").locator("option", { hasText: option })).toHaveCount(1);
+  await expect(page.getByTestId("tasks-table")).toContainText(name);
+  await page.getByTestId("new-task").click();
+  await expect(page.getByTestId("create-task-form").getByLabel("Agent").locator("option", { hasText: option })).toHaveCount(1);
+  await page.keyboard.press("Escape");
+
+  await page.goto("/metrics");
+  await expect(page.getByTestId("metrics-agent").locator("option", { hasText: option })).toHaveCount(1);
+  await page.goto(`/tasks/${task.body.task.id}`);
+  await expect(page.getByTestId("task-agent")).toHaveText(name);
+});

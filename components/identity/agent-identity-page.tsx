@@ -11,7 +11,7 @@ import { AgentIdentityPanel } from "./agent-identity-panel";
 
 export function AgentIdentityPage({ agentId }: { agentId: string }) {
   const agent = useQuery({ queryKey: ["agents", agentId], queryFn: () => api<{ agent: AgentDto }>(`/api/v1/agents/${agentId}`) });
-  const name = agent.data ? agent.data.agent.displayName || agent.data.agent.name : "Agent";
+  const name = agent.data ? agent.data.agent.name : "Agent";
   return (
     <div>
       <Link href={`/agents/${agentId}`} className="mb-2 inline-flex items-center gap-1 text-sm text-fg-muted hover:text-fg">

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { api, describeError } from "@/lib/api-client";
 import { LEARNING_CATEGORIES } from "@/lib/contracts/memory";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -38,9 +39,7 @@ export function InjectLearningDialog({
       api<{ memoryIds: number[] }>("/api/v1/memories/learnings", { body: { targetAgentId, category, learning, addToClaudeMd } }),
     onSuccess: () => {
       const agent = agents.find((a) => a.id === targetAgentId);
-      toast.success(
-        `Learning injected into ${agent?.displayName || agent?.name || "the agent"}${addToClaudeMd ? " and its CLAUDE.md" : ""}`,
-      );
+      toast.success(`Learning injected into ${agent?.name || "the agent"}${addToClaudeMd ? " and its CLAUDE.md" : ""}`);
       queryClient.invalidateQueries({ queryKey: ["memories"] });
       setLearning("");
       setError(null);
@@ -83,7 +82,7 @@ export function InjectLearningDialog({
             <option value="">Choose an agent…</option>
             {agents.map((agent) => (
               <option key={agent.id} value={agent.id}>
-                {agent.displayName || agent.name} ({agent.role})
+                {agentLabel(agent)} ({agent.role})
               </option>
             ))}
           </Select>

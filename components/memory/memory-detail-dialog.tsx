@@ -54,7 +54,7 @@ export function MemoryDetailDialog({
   const m = memory.data?.memory;
   const agentName = (agentId: string | null) => {
     const agent = agents.find((a) => a.id === agentId);
-    return agent ? agent.displayName || agent.name : (agentId ?? "—");
+    return agent ? agent.name : (agentId ?? "—");
   };
 
   return (

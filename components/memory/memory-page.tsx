@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Search } from "lucide-react";
 import { useEffect, useState } from "react";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import { MEMORY_SOURCES } from "@/lib/contracts/memory";
 import { useCan } from "../session-user";
@@ -69,7 +70,7 @@ function MemoryRow({
               {hit.vectorScore !== null ? ` · vec ${hit.vectorScore.toFixed(2)}` : ""}
             </span>
           ) : null}
-          <span>{agent ? agent.displayName || agent.name : memory.agentId ? "unknown agent" : "swarm"}</span>
+          <span>{agent ? agent.name : memory.agentId ? "unknown agent" : "swarm"}</span>
           <span>{new Date(memory.createdAt).toLocaleDateString()}</span>
         </div>
       </button>
@@ -195,7 +196,7 @@ export function MemoryPage() {
               <option value="">All agents</option>
               {agentList.map((agent) => (
                 <option key={agent.id} value={agent.id}>
-                  {agent.displayName || agent.name}
+                  {agentLabel(agent)}
                 </option>
               ))}
             </Select>

@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { z } from "zod";
 import { PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
 import { FailureChart } from "./failure-chart";
@@ -58,7 +59,7 @@ export function MetricsDashboard() {
               <option value="">Whole swarm</option>
               {agents.data?.agents.map((agent) => (
                 <option key={agent.id} value={agent.id}>
-                  {agent.displayName || agent.name}
+                  {agentLabel(agent)}
                 </option>
               ))}
             </Select>

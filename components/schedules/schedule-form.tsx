@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { FormActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/input";
 import { useUnsavedChangesGuard } from "@/components/unsaved-guard";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { api, describeError } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
@@ -208,7 +209,7 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
               <option value="">Choose an agent</option>
               {agents.data?.agents.map((agent) => (
                 <option key={agent.id} value={agent.id}>
-                  {agent.displayName || agent.name} ({agent.role})
+                  {agentLabel(agent)} ({agent.role})
                 </option>
               ))}
             </Select>

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import type { TaskDto } from "@/lib/contracts/tasks";
@@ -138,7 +139,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
             <option value="">The pool (any free worker)</option>
             {(agents.data?.agents ?? []).map((agent) => (
               <option key={agent.id} value={agent.id}>
-                {agent.displayName || agent.name}
+                {agentLabel(agent)}
               </option>
             ))}
           </Select>

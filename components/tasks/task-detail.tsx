@@ -8,6 +8,7 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import { FINISHED_STATUSES, type PatchTaskBody, type TaskDto, type TaskEventDto, type TaskStatus } from "@/lib/contracts/tasks";
 import { RelativeTime } from "../relative-time";
@@ -394,7 +395,7 @@ function TaskActions({ task }: { task: TaskDto }) {
               <option value="">Choose an agent…</option>
               {otherAgents.map((agent) => (
                 <option key={agent.id} value={agent.id}>
-                  {agent.displayName || agent.name}
+                  {agentLabel(agent)}
                 </option>
               ))}
             </Select>

@@ -6,6 +6,7 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { RelativeTime } from "../relative-time";
@@ -116,7 +117,7 @@ export function TasksPage() {
           <option value="">All agents</option>
           {(agents.data?.agents ?? []).map((agent) => (
             <option key={agent.id} value={agent.id}>
-              {agent.displayName || agent.name}
+              {agentLabel(agent)}
             </option>
           ))}
         </Select>
