@@ -12,6 +12,7 @@ export type ErrorCode =
   | "profile_forbids"
   | "not_found"
   | "method_not_allowed"
+  | "not_acceptable"
   | "conflict"
   | "stale_base"
   | "already_finished"
@@ -32,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   profile_forbids: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   conflict: 409,
   stale_base: 409,
   already_finished: 409,

@@ -123,5 +123,12 @@ describe("the operators' MCP endpoint", () => {
     expect(asOperator.status).toBe(200);
     expect(asOperator.body.result.serverInfo.name).toBe("swarmdeck");
     expect((await admin().get("/api/mcp")).status).toBe(405);
+    // What the transport refuses comes back in the API's one error shape, with its reason.
+    const noStream = await admin().post("/api/mcp", initialize, { headers: { accept: "application/json" } });
+    expect(noStream.status).toBe(406);
+    expect(noStream.body.error).toMatchObject({ code: "not_acceptable", message: expect.stringContaining("text/event-stream") });
+    const notRpc = await admin().post("/api/mcp", false, { headers });
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.body.error.code).toBe("bad_request");
   });
 });

@@ -37,6 +37,14 @@ describe("create", () => {
     expect(task).toMatchObject({ status: "pending", agentId: agent.id, agentName: agent.name });
   });
 
+  it("takes an empty parent as no parent, as an empty agent is the pool (found by the fuzz suite: it was a 500)", async () => {
+    const reply = await admin().post("/api/v1/tasks", { title: "no parent", parentTaskId: "", agentId: "" });
+    expect(reply.status).toBe(201);
+    expect(reply.body.task).toMatchObject({ parentTaskId: null, agentId: null, status: "unassigned" });
+    // Out of the pool again, so no other test's worker claims it.
+    expect((await admin().patch(`/api/v1/tasks/${reply.body.task.id}`, { action: "cancel" })).status).toBe(200);
+  });
+
   it("refuses an unknown agent or parent (404) and invalid input (400 with details), creating nothing", async () => {
     const before = taskCount();
     const unknownAgent = await admin().post("/api/v1/tasks", { title: "x", agentId: "no-such-agent" });

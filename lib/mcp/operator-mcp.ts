@@ -15,7 +15,7 @@ import { IDENTITY_KINDS, kindToSlug, listProposalsQuerySchema, proposalStatusSch
 import { operatorSearchBodySchema } from "@/lib/contracts/memory";
 import { listTasksQuerySchema, taskStatusSchema } from "@/lib/contracts/tasks";
 import { db } from "@/lib/db";
-import { notFound, toApiError } from "@/lib/errors";
+import { ApiError, type ErrorCode, notFound, toApiError } from "@/lib/errors";
 import { listProposals } from "@/lib/identity/proposals";
 import { getIdentityFile } from "@/lib/identity/read";
 import { ensureMemoryJobs } from "@/lib/memory/jobs";
@@ -159,13 +159,30 @@ function buildServer(): Server {
   return server;
 }
 
-/** Answers one Streamable HTTP request (stateless, JSON answers). The caller has authenticated it. */
+const TRANSPORT_ERRORS: Record<number, ErrorCode> = {
+  404: "not_found",
+  405: "method_not_allowed",
+  406: "not_acceptable",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
+/**
+ * Answers one Streamable HTTP request (stateless, JSON answers). The caller has
+ * authenticated it. A request the transport refuses (wrong Accept or Content-Type,
+ * not JSON-RPC) gets the API's one error shape with the transport's reason, like
+ * every other /api answer; JSON-RPC errors inside a 200 are the protocol's own.
+ */
 export async function handleOperatorMcp(req: Request): Promise<Response> {
   const server = buildServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(req);
+    const response = await transport.handleRequest(req);
+    if (response.status < 400) return response;
+    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const message = answer?.error?.message ?? `The MCP transport refused the request (${response.status})`;
+    throw new ApiError(TRANSPORT_ERRORS[response.status] ?? "bad_request", message, answer?.error ? { jsonrpc: answer.error } : undefined);
   } finally {
     void server.close();
   }

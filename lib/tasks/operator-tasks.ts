@@ -151,7 +151,8 @@ export async function createTask({
       input.priority,
       status,
       agent?.id ?? null,
-      input.parentTaskId ?? null,
+      // Empty means none, as for agentId.
+      input.parentTaskId || null,
       input.timeLimitMinutes ?? null,
       JSON.stringify(input.identityGrant),
       createdById,
