@@ -299,13 +299,30 @@ describe("the API under generated requests", () => {
           const headers: Record<string, string> = { ...credentials.get(request.credential) };
           if (request.body.contentType) headers["content-type"] = request.body.contentType;
           const before = snapshot();
-          const response = await call(request.method, `${request.path}${request.query}`, headers, request.body.text);
+          const url = `${request.path}${request.query}`;
+          let response: Response;
+          try {
+            response = await call(request.method, url, headers, request.body.text);
+          } catch (error) {
+            // A request line past Node's 16 KiB header limit is refused with a 431 and the
+            // connection closed (scripts/serve.mjs); a client still sending its body then sees
+            // EPIPE or a reset instead of the answer. That is the server refusing, not failing.
+            if (url.length > 16_000) {
+              const head = await call(request.method === "HEAD" ? "HEAD" : "GET", url, headers).catch(() => null);
+              expect(head?.status ?? 431, `${request.method} ${url.slice(0, 200)}: ${String(error)}`).toBe(431);
+              return;
+            }
+            throw error;
+          }
           const text = await response.text();
           statuses.set(String(response.status), (statuses.get(String(response.status)) ?? 0) + 1);
-          const where = `${request.method} ${`${request.path}${request.query}`.slice(0, 300)} as ${request.credential} → ${response.status} ${text.slice(0, 300)}`;
+          const where = `${request.method} ${url.slice(0, 300)} as ${request.credential} → ${response.status} ${text.slice(0, 300)}`;
           expect(response.status, where).toBeLessThan(500);
+          // fetch resolves dot segments before sending (`/api/../x` goes out as `/x`): what is
+          // no longer an /api path is a page request, answered as pages are (no JSON shape).
+          const sentToApi = new URL(`${request.path}${request.query}`, app.baseUrl).pathname.startsWith("/api/");
           if (response.status >= 400) {
-            if (request.method !== "HEAD") {
+            if (request.method !== "HEAD" && sentToApi) {
               const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
               expect(typeof body.error?.code, where).toBe("string");
               expect(typeof body.error?.message, where).toBe("string");
