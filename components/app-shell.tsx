@@ -41,7 +41,7 @@ const NAV = [
 function usePendingProposals() {
   return useQuery({
     queryKey: ["proposals", "pending-count"],
-    queryFn: () => api<{ total: number }>("/api/v1/proposals/count?status=pending"),
+    queryFn: () => api<{ total: number }>("/api/v1/proposals/count?status=open"),
     refetchInterval: 15_000,
     retry: false,
   });

@@ -131,7 +131,7 @@ export function DashboardOverview() {
   const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<z.infer<typeof listAgentsResponseSchema>>("/api/v1/agents") });
   const proposals = useQuery({
     queryKey: ["proposals", "pending-count"],
-    queryFn: () => api<{ total: number }>("/api/v1/proposals/count?status=pending"),
+    queryFn: () => api<{ total: number }>("/api/v1/proposals/count?status=open"),
   });
   const offered = useQuery({
     queryKey: ["tasks", "home", "offered"],

@@ -44,7 +44,7 @@ test("the home page counts what waits, what failed since the last look, and who 
   );
   expect(setup.status).toBe(200);
 
-  const pending = (await apiCall<{ total: number }>("GET", "/api/v1/proposals/count?status=pending")).body.total;
+  const pending = (await apiCall<{ total: number }>("GET", "/api/v1/proposals/count?status=open")).body.total;
   const offered = (await apiCall<{ tasks: unknown[] }>("GET", "/api/v1/tasks?status=offered&limit=200")).body.tasks.length;
   const agents = (await apiCall<{ agents: { online: boolean; setup: { status: string } | null }[] }>("GET", "/api/v1/agents")).body.agents;
   expect(pending).toBeGreaterThanOrEqual(2);

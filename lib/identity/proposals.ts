@@ -157,7 +157,7 @@ export async function listProposals({ status, agentId, limit }: { status?: strin
 }
 
 export async function countProposals({ status }: { status: string }) {
-  return { total: await db.identityProposal.count({ where: { status } }) };
+  return { total: await db.identityProposal.count({ where: { status: status === "open" ? { in: OPEN } : status } }) };
 }
 
 export async function getProposal({ id }: { id: string }): Promise<ProposalDetailDto> {
