@@ -213,7 +213,7 @@ describe("operator actions", () => {
         failureReason: "npm test: 1 failing",
       }),
     ]);
-    expect(runs[0].message).toContain("npm test: 3 failing");
+    expect(runs[0].message).toContain("ended failed");
   });
 
   it("refuses an unknown action (400) and an unknown task (404)", async () => {

@@ -17,7 +17,7 @@ export function FailureChart({ data, isPending, error }: { data?: FailureRecurre
         title="Failure recurrence"
         description={
           data
-            ? `${data.totalFailed} failed tasks in ${data.groupCount} groups of the same reason.`
+            ? `${data.totalFailed} failures in ${data.groupCount} groups of the same reason.`
             : "Failure reasons grouped, counted per day."
         }
       />

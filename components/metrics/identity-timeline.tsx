@@ -41,9 +41,10 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
   // A little room either side of the points, but the axis never runs past now.
   const pad = Math.max(span * 0.03, 60_000);
   const domain: [number, number] = [first - pad, Math.min(last + pad, Math.max(last, Date.now()))];
-  // Short spans get the hour on each tick so two ticks of one day stay apart.
+  // Short spans get the time of day on each tick (to the second under two hours) so ticks stay apart.
   const tick = (v: number) => {
     const iso = new Date(v).toISOString();
+    if (span < 2 * 3_600_000) return iso.slice(11, 19);
     return span < 4 * 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(5, 10);
   };
   return (

@@ -143,9 +143,10 @@ export function getOverview({ range, agentId }: { range: DayRange; agentId?: str
   return withSqlite((sqlite) => snapshot(sqlite, () => overviewFrom(sqlite, readRollups(sqlite, range, agentId, true), range, agentId)));
 }
 
+/** Agents by id, named as everywhere else: by name (lib/agents/agent-label.ts). */
 export function agentNames(sqlite: Database.Database): Map<string, string> {
-  const rows = prepare(sqlite, "SELECT id, name, displayName FROM Agent").all() as Array<{ id: string; name: string; displayName: string }>;
-  return new Map(rows.map((row) => [row.id, row.displayName || row.name]));
+  const rows = prepare(sqlite, "SELECT id, name FROM Agent").all() as Array<{ id: string; name: string }>;
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 export type DayPoint = {

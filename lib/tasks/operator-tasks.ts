@@ -327,7 +327,7 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
           type: "attempt",
           fromStatus: task.status,
           toStatus: task.status,
-          message: `Run ended ${task.status}${task.failureReason ? `: ${task.failureReason.split("\n")[0]!.slice(0, 200)}` : ""}`,
+          message: `Run kept under Earlier runs before the retry (it ended ${task.status})`,
           data: {
             status: task.status,
             agentId: task.agentId ?? task.lastAgentId,
