@@ -10,11 +10,12 @@ export async function register() {
   const { startBackgroundJobs } = await import("@/lib/jobs/background");
   startBackgroundJobs();
   // The production server (scripts/serve.mjs) offers each request to this before
-  // handing it to Next: odd methods and malformed paths are refused in the one error
-  // shape (lib/api/front-door.ts), the hot routes (the worker's task loop, memory
-  // search) answered directly (lib/api/fast-path.ts).
+  // handing it to Next: the hot routes (the worker's task loop, memory search) are
+  // answered directly (lib/api/fast-path.ts; it takes only exact paths with known
+  // methods and well-formed escapes), odd methods and malformed paths are refused in
+  // the one error shape (lib/api/front-door.ts).
   const { serveFastPath } = await import("@/lib/api/fast-path");
   const { refuseUnroutable } = await import("@/lib/api/front-door");
   (globalThis as { swarmdeckFastPath?: typeof serveFastPath }).swarmdeckFastPath = (req, res) =>
-    refuseUnroutable(req, res) || serveFastPath(req, res);
+    serveFastPath(req, res) || refuseUnroutable(req, res);
 }

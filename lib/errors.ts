@@ -72,13 +72,19 @@ export function rateLimited(message: string, retryAfterMs: number, details: Reco
   return new ApiError("rate_limited", message, { ...details, retryAfterSeconds });
 }
 
-export function errorResponse(error: ApiError): Response {
-  const response = Response.json(error.toBody(), { status: error.status });
+/** The error as a status, its JSON text and headers (lib/api/handler.ts makes the Response, or the fast path writes it). */
+export function errorOutcome(error: ApiError): { status: number; json: string; headers?: Record<string, string> } {
+  const json = JSON.stringify(error.toBody());
   const details = error.details as { retryAfterSeconds?: unknown } | undefined;
   if (error.code === "rate_limited" && typeof details?.retryAfterSeconds === "number") {
-    response.headers.set("retry-after", String(details.retryAfterSeconds));
+    return { status: error.status, json, headers: { "retry-after": String(details.retryAfterSeconds) } };
   }
-  return response;
+  return { status: error.status, json };
+}
+
+export function errorResponse(error: ApiError): Response {
+  const { status, json, headers } = errorOutcome(error);
+  return new Response(json, { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 /** Prisma's known request errors, recognised by code without importing the runtime. */

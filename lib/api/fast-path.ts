@@ -16,13 +16,13 @@ import { POST as complete } from "@/app/api/worker/tasks/[id]/complete/route";
 import { POST as fail } from "@/app/api/worker/tasks/[id]/fail/route";
 import { POST as heartbeat } from "@/app/api/worker/tasks/[id]/heartbeat/route";
 import { POST as release } from "@/app/api/worker/tasks/[id]/release/route";
+import { OUTCOME, type Outcome, type RouteHandler } from "@/lib/api/handler";
 import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES } from "@/lib/contracts/common";
-import { errorResponse, toApiError } from "@/lib/errors";
+import { errorOutcome, toApiError } from "@/lib/errors";
 import { attachBody } from "@/lib/http/read-body";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
 
 type Params = Record<string, string>;
-type RouteHandler = (req: Request, context: { params: Promise<Params> }) => Promise<Response>;
 
 /** Exact paths; `:id` is one path segment. Anything else (other methods, trailing slashes) goes to Next. */
 const ROUTES: ReadonlyArray<{ method: string; path: string; handler: RouteHandler; longPoll?: boolean }> = [
@@ -127,12 +127,31 @@ async function answer(req: IncomingMessage, res: ServerResponse, route: Match) {
   // The body goes to the handler as bytes beside the request (lib/http/read-body.ts), not as a web stream.
   if (hasBody) attachBody(request, await readBody(req));
 
-  let response: Response;
+  // The handler's answer as status and JSON text (lib/api/handler.ts): no web
+  // Response and no body stream to read back, which cost more than a poll's own work.
+  let outcome: Outcome;
   try {
-    response = await route.handler(request, { params: Promise.resolve(route.params) });
+    outcome = await route.handler[OUTCOME](request, { params: Promise.resolve(route.params) });
   } catch (error) {
-    response = errorResponse(toApiError(error, `${req.method} ${req.url}`));
+    outcome = errorOutcome(toApiError(error, `${req.method} ${req.url}`));
   }
+  if (outcome.response) return sendResponse(res, outcome.response);
+  if (res.destroyed) return;
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  if (outcome.headers) for (const [key, value] of Object.entries(outcome.headers)) res.setHeader(key, value);
+  if (outcome.json === null) {
+    res.writeHead(outcome.status);
+    res.end();
+    return;
+  }
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", Buffer.byteLength(outcome.json));
+  res.writeHead(outcome.status);
+  res.end(outcome.json);
+}
+
+/** A Response a handler made itself (none of the hot routes does today), written out as is. */
+async function sendResponse(res: ServerResponse, response: Response) {
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (res.destroyed) return;
   for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);

@@ -14,7 +14,7 @@ import {
 } from "@/lib/auth/principal";
 import { hasRole } from "@/lib/auth/roles";
 import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES, type UserRole } from "@/lib/contracts/common";
-import { ApiError, errorResponse, toApiError } from "@/lib/errors";
+import { ApiError, errorOutcome, toApiError } from "@/lib/errors";
 import { attachedBody } from "@/lib/http/read-body";
 import { assertJsonContentType, assertSameOrigin } from "@/lib/http/same-origin";
 import { findJsonProblem } from "@/lib/http/well-formed";
@@ -35,12 +35,24 @@ export type RequestTools = {
 export type OperatorContext = RequestTools & { principal: OperatorPrincipal; actor: Actor };
 export type WorkerContext = RequestTools & { principal: WorkerPrincipal; actor: Actor };
 
-export function created(data: unknown): Response {
-  return Response.json(data, { status: 201 });
+/**
+ * A JSON answer with a status other than 200. A plain object rather than a Response:
+ * the fast path (lib/api/fast-path.ts) writes it straight to node:http, and Next gets
+ * a Response made from it (toResponse below).
+ */
+export class JsonReply {
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+  ) {}
 }
 
-export function accepted(data: unknown): Response {
-  return Response.json(data, { status: 202 });
+export function created(data: unknown): JsonReply {
+  return new JsonReply(201, data);
+}
+
+export function accepted(data: unknown): JsonReply {
+  return new JsonReply(202, data);
 }
 
 /** Reads and drops the rest of an oversized body (up to DRAIN_LIMIT_BYTES) so the client gets the 413, not a reset. */
@@ -110,28 +122,56 @@ function tools(req: Request, params: Params, jsonOnly = false): RequestTools {
   };
 }
 
-function toResponse(result: unknown): Response {
-  if (result instanceof Response) return result;
-  if (result === undefined) return new Response(null, { status: 204 });
-  return Response.json(result);
+/**
+ * A handler's answer before it becomes a Response: a status, the JSON text (null:
+ * no body) and any extra headers; or a Response the handler made itself.
+ */
+export type Outcome =
+  | { status: number; json: string | null; headers?: Record<string, string>; response?: undefined }
+  | { response: Response };
+
+function toOutcome(result: unknown): Outcome {
+  if (result instanceof Response) return { response: result };
+  if (result === undefined) return { status: 204, json: null };
+  if (result instanceof JsonReply) return { status: result.status, json: JSON.stringify(result.data) };
+  return { status: 200, json: JSON.stringify(result) };
 }
 
-async function run(req: Request, fn: () => Promise<unknown>): Promise<Response> {
+/** The outcome as a Response (what Next sends). */
+export function toResponse(outcome: Outcome): Response {
+  if (outcome.response) return outcome.response;
+  if (outcome.json === null) return new Response(null, { status: outcome.status, headers: outcome.headers });
+  return new Response(outcome.json, { status: outcome.status, headers: { ...outcome.headers, "content-type": "application/json" } });
+}
+
+async function run(req: Request, fn: () => Promise<unknown>): Promise<Outcome> {
   try {
-    return toResponse(await fn());
+    return toOutcome(await fn());
   } catch (error) {
     const apiError = toApiError(error, `${req.method} ${new URL(req.url).pathname}`);
-    const response = errorResponse(apiError);
+    const outcome = errorOutcome(apiError);
     // The rest of an oversized body is never read: close the connection so a
     // keep-alive client does not send its next request into the leftover bytes.
-    if (apiError.code === "payload_too_large") response.headers.set("connection", "close");
-    return response;
+    if (apiError.code === "payload_too_large") outcome.headers = { ...outcome.headers, connection: "close" };
+    return outcome;
   }
 }
 
+/** The key under which a route handler carries its Outcome-returning form (for lib/api/fast-path.ts). */
+export const OUTCOME = Symbol("swarmdeck.outcome");
+
+export type RouteHandler = ((req: Request, context: RouteContext) => Promise<Response>) & {
+  [OUTCOME]: (req: Request, context: RouteContext) => Promise<Outcome>;
+};
+
+function route(serve: (req: Request, context: RouteContext) => Promise<Outcome>): RouteHandler {
+  const handler = (req: Request, context: RouteContext) => serve(req, context).then(toResponse);
+  return Object.assign(handler, { [OUTCOME]: serve });
+}
+
 /** An operator API route: a session or an operator token with at least `minRole`. */
-export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext) => Promise<unknown>) {
-  return (req: Request, context: RouteContext) =>
+export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext) => Promise<unknown>): RouteHandler {
+  return route((req, context) =>
     run(req, async () => {
       const principal = await authenticateOperator(req);
       // The session cookie authenticated this request: a change must come from our own pages.
@@ -142,24 +182,26 @@ export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext)
       }
       const params = (await context?.params) ?? {};
       return handler({ ...tools(req, params, cookieAuthenticated), principal, actor: operatorActor(principal) });
-    });
+    }),
+  );
 }
 
 /** A worker protocol route: a worker token, acting only as its own agent. */
-export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>) {
-  return (req: Request, context: RouteContext) =>
+export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>): RouteHandler {
+  return route((req, context) =>
     run(req, async () => {
       const principal = await authenticateWorker(req);
       const params = (await context?.params) ?? {};
       return handler({ ...tools(req, params), principal, actor: workerActor(principal) });
-    });
+    }),
+  );
 }
 
 /**
  * A worker protocol route for lead agents only: the swarm-wide reads and the
  * learnings. Any other agent's token gets 403 before the handler runs.
  */
-export function leadRoute(what: string, handler: (ctx: WorkerContext) => Promise<unknown>) {
+export function leadRoute(what: string, handler: (ctx: WorkerContext) => Promise<unknown>): RouteHandler {
   return workerRoute(async (ctx) => {
     if (ctx.principal.agent.role !== "lead") {
       throw new ApiError("forbidden", `Only a lead agent may ${what}; ${ctx.principal.agent.name} is a worker`);
@@ -169,6 +211,6 @@ export function leadRoute(what: string, handler: (ctx: WorkerContext) => Promise
 }
 
 /** A route anyone may call (health). Errors still take the one shape. */
-export function publicRoute(handler: (ctx: RequestTools) => Promise<unknown>) {
-  return (req: Request, context: RouteContext) => run(req, async () => handler(tools(req, (await context?.params) ?? {})));
+export function publicRoute(handler: (ctx: RequestTools) => Promise<unknown>): RouteHandler {
+  return route((req, context) => run(req, async () => handler(tools(req, (await context?.params) ?? {}))));
 }
