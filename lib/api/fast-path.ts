@@ -19,6 +19,7 @@ import { POST as release } from "@/app/api/worker/tasks/[id]/release/route";
 import { OUTCOME, type Outcome, type RouteHandler } from "@/lib/api/handler";
 import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES } from "@/lib/contracts/common";
 import { errorOutcome, toApiError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { attachBody } from "@/lib/http/read-body";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
 
@@ -43,6 +44,9 @@ const TABLE = ROUTES.map((route) => ({
 }));
 
 type Match = { handler: RouteHandler; params: Params; longPoll: boolean };
+
+/** The signal of a request that cannot be hung up on early (only long polls watch it). */
+const NEVER = new AbortController().signal;
 
 function match(method: string | undefined, pathname: string): Match | null {
   for (const route of TABLE) {
@@ -120,12 +124,15 @@ async function answer(req: IncomingMessage, res: ServerResponse, route: Match) {
   }
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  // A plain Request: the route wrappers use only the standard API (NextRequest's
-  // URL and cookie parsing cost more than the rest of a poll).
-  const request = new Request(new URL(req.url ?? "/", "http://localhost"), { method: req.method, headers, signal: hangUp?.signal });
+  const request: ApiRequest = {
+    method: req.method ?? "GET",
+    url: new URL(req.url ?? "/", "http://localhost").href,
+    headers,
+    signal: hangUp?.signal ?? NEVER,
+    body: null,
+  };
   // The body goes to the handler as bytes beside the request (lib/http/read-body.ts), not as a web stream.
-  if (hasBody) attachBody(request, await readBody(req));
+  if (req.method !== "GET" && req.method !== "HEAD") attachBody(request, await readBody(req));
 
   // The handler's answer as status and JSON text (lib/api/handler.ts): no web
   // Response and no body stream to read back, which cost more than a poll's own work.

@@ -15,6 +15,7 @@ import {
 import { hasRole } from "@/lib/auth/roles";
 import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES, type UserRole } from "@/lib/contracts/common";
 import { ApiError, errorOutcome, toApiError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { attachedBody } from "@/lib/http/read-body";
 import { assertJsonContentType, assertSameOrigin } from "@/lib/http/same-origin";
 import { findJsonProblem } from "@/lib/http/well-formed";
@@ -23,8 +24,8 @@ type Params = Record<string, string>;
 type RouteContext = { params: Promise<Params> };
 
 export type RequestTools = {
-  /** A standard Request: under `next start` Next's NextRequest, on the fast path a plain one. */
-  req: Request;
+  /** Under Next its NextRequest; on the fast path a request built from node:http (lib/http/api-request.ts). */
+  req: ApiRequest;
   params: Params;
   /** Reads the JSON body (at most `limit` bytes, 413 beyond) and validates it. */
   body<S extends z.ZodType>(schema: S, limit?: number): Promise<z.infer<S>>;
@@ -44,6 +45,7 @@ export class JsonReply {
   constructor(
     readonly status: number,
     readonly data: unknown,
+    readonly headers?: Record<string, string>,
   ) {}
 }
 
@@ -66,7 +68,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: numb
   await reader.cancel();
 }
 
-async function readBody(req: Request, limit: number): Promise<string> {
+async function readBody(req: ApiRequest, limit: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) {
     if (req.body && !attachedBody(req) && declared <= DRAIN_LIMIT_BYTES) await drain(req.body.getReader(), 0);
@@ -99,7 +101,7 @@ function tooLarge(limit: number) {
 }
 
 /** `jsonOnly`: the body must be declared JSON (a session-cookie request: see lib/http/same-origin.ts). */
-function tools(req: Request, params: Params, jsonOnly = false): RequestTools {
+function tools(req: ApiRequest, params: Params, jsonOnly = false): RequestTools {
   return {
     req,
     params,
@@ -133,7 +135,7 @@ export type Outcome =
 function toOutcome(result: unknown): Outcome {
   if (result instanceof Response) return { response: result };
   if (result === undefined) return { status: 204, json: null };
-  if (result instanceof JsonReply) return { status: result.status, json: JSON.stringify(result.data) };
+  if (result instanceof JsonReply) return { status: result.status, json: JSON.stringify(result.data), headers: result.headers };
   return { status: 200, json: JSON.stringify(result) };
 }
 
@@ -144,7 +146,7 @@ export function toResponse(outcome: Outcome): Response {
   return new Response(outcome.json, { status: outcome.status, headers: { ...outcome.headers, "content-type": "application/json" } });
 }
 
-async function run(req: Request, fn: () => Promise<unknown>): Promise<Outcome> {
+async function run(req: ApiRequest, fn: () => Promise<unknown>): Promise<Outcome> {
   try {
     return toOutcome(await fn());
   } catch (error) {
@@ -161,10 +163,10 @@ async function run(req: Request, fn: () => Promise<unknown>): Promise<Outcome> {
 export const OUTCOME = Symbol("swarmdeck.outcome");
 
 export type RouteHandler = ((req: Request, context: RouteContext) => Promise<Response>) & {
-  [OUTCOME]: (req: Request, context: RouteContext) => Promise<Outcome>;
+  [OUTCOME]: (req: ApiRequest, context: RouteContext) => Promise<Outcome>;
 };
 
-function route(serve: (req: Request, context: RouteContext) => Promise<Outcome>): RouteHandler {
+function route(serve: (req: ApiRequest, context: RouteContext) => Promise<Outcome>): RouteHandler {
   const handler = (req: Request, context: RouteContext) => serve(req, context).then(toResponse);
   return Object.assign(handler, { [OUTCOME]: serve });
 }

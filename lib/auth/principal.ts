@@ -10,6 +10,7 @@ import type { UserRole } from "@/lib/contracts/common";
 import { WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
 import { prepare, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { usesSecureCookies } from "./cookies";
 import { liveSession } from "./operator-sessions";
 import { isUserRole } from "./roles";
@@ -33,7 +34,7 @@ export type WorkerPrincipal = {
 
 const LAST_USED_EVERY_MS = 60_000;
 
-function bearer(req: Request): string | null {
+function bearer(req: ApiRequest): string | null {
   const header = req.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -46,7 +47,7 @@ function touchLater(lastUsedAt: Date | null, update: () => Promise<unknown>) {
   update().catch((error) => console.error("[swarmdeck] could not record token use", error));
 }
 
-export async function authenticateOperator(req: Request): Promise<OperatorPrincipal> {
+export async function authenticateOperator(req: ApiRequest): Promise<OperatorPrincipal> {
   const token = bearer(req);
   if (token) {
     if (token.startsWith(WORKER_TOKEN_PREFIX)) {
@@ -73,8 +74,8 @@ export async function authenticateOperator(req: Request): Promise<OperatorPrinci
     return { kind: "api_token", userId: row.userId, email: row.email, role: row.role, tokenId: row.id, sessionId: null };
   }
   // next-auth reads the session cookie through NextRequest's cookie API. A plain
-  // Request (the fast path) gets a body-less NextRequest with its URL and headers:
-  // wrapping the Request itself would take its body away from the handler.
+  // Request, or the fast path's request, gets a body-less NextRequest with its URL and
+  // headers: wrapping the Request itself would take its body away from the handler.
   const withCookies = "cookies" in req ? (req as NextRequest) : new NextRequest(req.url, { headers: req.headers });
   const jwt = await getToken({ req: withCookies, secret: authSecret(), secureCookie: usesSecureCookies(req) });
   if (!jwt?.sub) throw new ApiError("unauthorized", "Sign in or send an operator API token");
@@ -90,12 +91,12 @@ export async function authenticateOperator(req: Request): Promise<OperatorPrinci
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
 
 /** A browser session (next-auth's cookie, plain or __Secure-), whether valid or not. */
-function hasSessionCookie(req: Request): boolean {
+function hasSessionCookie(req: ApiRequest): boolean {
   const header = req.headers.get("cookie");
   return !!header && header.split(";").some((pair) => SESSION_COOKIE.test(pair.split("=", 1)[0]?.trim() ?? ""));
 }
 
-export async function authenticateWorker(req: Request): Promise<WorkerPrincipal> {
+export async function authenticateWorker(req: ApiRequest): Promise<WorkerPrincipal> {
   const token = bearer(req);
   if (!token) {
     if (hasSessionCookie(req)) {

@@ -3,12 +3,14 @@
 // bytes instead of streaming them again through a web ReadableStream, which cost
 // about as much CPU as the rest of a worker's heartbeat. A request Next builds has
 // none here and is read from its stream as before.
-const bodies = new WeakMap<Request, Uint8Array>();
+import type { ApiRequest } from "./api-request";
 
-export function attachBody(req: Request, bytes: Uint8Array): void {
+const bodies = new WeakMap<ApiRequest, Uint8Array>();
+
+export function attachBody(req: ApiRequest, bytes: Uint8Array): void {
   bodies.set(req, bytes);
 }
 
-export function attachedBody(req: Request): Uint8Array | undefined {
+export function attachedBody(req: ApiRequest): Uint8Array | undefined {
   return bodies.get(req);
 }

@@ -5,6 +5,7 @@
 // exposed (a page cannot add an Authorization header without a CORS preflight,
 // which this app never grants), so they are not checked.
 import { ApiError } from "@/lib/errors";
+import type { ApiRequest } from "./api-request";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -13,7 +14,7 @@ export function isSafeMethod(method: string): boolean {
 }
 
 /** The hosts (host[:port]) this app answers as: the configured public URL and the Host the request came in on. */
-function ownHosts(req: Request): Set<string> {
+function ownHosts(req: ApiRequest): Set<string> {
   const hosts = new Set<string>();
   for (const configured of [process.env.AUTH_URL, process.env.NEXTAUTH_URL]) {
     if (!configured) continue;
@@ -36,7 +37,7 @@ function ownHosts(req: Request): Set<string> {
  * Sec-Fetch-Site must say "same-origin" when sent, Origin must name this app when
  * sent, and at least one of the two must be there (every current browser sends both).
  */
-export function assertSameOrigin(req: Request): void {
+export function assertSameOrigin(req: ApiRequest): void {
   if (isSafeMethod(req.method)) return;
   const fetchSite = req.headers.get("sec-fetch-site");
   const origin = req.headers.get("origin");
@@ -68,7 +69,7 @@ function crossSite(reason: string): ApiError {
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** A session-cookie request with a body must declare it JSON: no HTML form or no-cors fetch can. */
-export function assertJsonContentType(req: Request): void {
+export function assertJsonContentType(req: ApiRequest): void {
   const type = req.headers.get("content-type") ?? "";
   if (!JSON_TYPE.test(type)) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with 'Content-Type: application/json'", {

@@ -2,6 +2,7 @@
 // and results into the wire shape. Keeps the route files thin.
 import "server-only";
 import type { z } from "zod";
+import { JsonReply } from "@/lib/api/handler";
 import type { operatorCreateMemoryBodySchema, workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
 import { prepare, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
@@ -55,8 +56,8 @@ export async function operatorMemories(body: z.infer<typeof operatorCreateMemory
 // sides more CPU than it saved bytes (as for the worker task answers).
 const SEARCH_HEADERS = { "cache-control": "no-store, no-transform" };
 
-export function searchAnswer(data: unknown): Response {
-  return Response.json(data, { headers: SEARCH_HEADERS });
+export function searchAnswer(data: unknown): JsonReply {
+  return new JsonReply(200, data, SEARCH_HEADERS);
 }
 
 /** The wire shape of a result (scores included; the per-mode parts help explain a score). */

@@ -8,6 +8,8 @@ export const POST = operatorRoute("viewer", async ({ req, principal }) => {
   if (principal.kind !== "api_token") {
     throw new ApiError("forbidden", "The MCP endpoint takes an operator API token (Settings → API tokens), not a browser session");
   }
+  // Served by Next (never by the fast path), so this is a whole Request with its body stream.
+  if (!(req instanceof Request)) throw new Error("the MCP endpoint needs a standard Request");
   return handleOperatorMcp(req);
 });
 
