@@ -1,7 +1,8 @@
 // The memory API over HTTP, twice: on the shared server with no provider (the
 // embedded default: local word-vector embeddings, hybrid search) and on a second
 // app wired to a fake OpenAI-compatible server (the provider's embeddings).
-// Either way embeddings are computed in the background.
+// A provider's embeddings are computed in the background; the embedded default's
+// as each memory is stored, so it is searchable by meaning once the write is answered.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
@@ -226,6 +227,28 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
           : { kind: "local", model: expect.stringMatching(/^local:/) },
       );
     });
+
+    if (!label.includes("fake")) {
+      it("embeds a memory with the embedded default as it stores it: searchable by meaning once the 201 is back", async () => {
+        const reply = await alice.api.post("/api/worker/memories", {
+          name: "Screenshot diffs on CI",
+          content:
+            "Visual regression snapshots differ between the CI runner and laptops because fonts render differently; pin the font package.",
+        });
+        expect(reply.status).toBe(201);
+        const id = reply.body.ids[0];
+        // No waiting for a background embedder: the row is embedded already.
+        const memory = (await admin.get(`/api/v1/memories/${id}`)).body.memory;
+        expect(memory.embeddingStatus).toBe("done");
+        const search = await admin.post("/api/v1/memories/search", {
+          query: "images in the interface look different on continuous integration",
+          mode: "vector",
+        });
+        expect(search.status).toBe(200);
+        expect(search.body.mode).toBe("vector");
+        expect(search.body.results.map((r: { id: number }) => r.id)).toContain(id);
+      });
+    }
 
     if (label.includes("fake")) {
       it("records embedding failures on the row, falls back to keywords with a reason, and retries", async () => {

@@ -113,7 +113,7 @@ export async function injectLearning(args: {
     const claudeMd = target && input.addToClaudeMd ? await addClaudeNote(tx, target, input, from) : NOT_REQUESTED;
     return { memoryId: memory.id, claudeMd };
   });
-  afterStore({ replaced: [] });
+  afterStore({ replaced: [], pending: activeEmbedder() !== null });
   return {
     memoryIds: [result.memoryId],
     targetAgentId: input.targetAgentId,

@@ -9,8 +9,10 @@ import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, writeTransaction } from "@/lib/db";
 import { chunkMarkdown } from "./chunker";
 import { kickEmbedder } from "./embedder";
-import { activeEmbedder } from "./embedders";
-import { dropFromIndexes } from "./search-index";
+import { activeEmbedder, type Embedder } from "./embedders";
+import { dropFromIndexes, memoryIndex } from "./search-index";
+import { localEmbedding } from "./semantic/local-embedder";
+import { toBytes } from "./vector-index";
 
 const DAY = 86_400_000;
 
@@ -39,7 +41,32 @@ export function contentHash(content: string): string {
   return createHash("sha256").update(content.trim()).digest("hex");
 }
 
-function insertOne(sqlite: Database.Database, item: NewMemory, now: number, createdById: string | null, pending: boolean) {
+/** A memory embedded as it was stored (the embedded default), for the vector index once committed. */
+export type EmbeddedMemory = { id: number; vector: Float32Array; agentId: string | null; scope: string };
+
+/**
+ * How a new row gets its embedding. The embedded default is computed from word
+ * vectors in microseconds, so it is done in the same transaction as the insert:
+ * the memory is searchable by meaning the moment its write is answered, and no
+ * second write (the background embedder's UPDATE) rewrites the row. A provider
+ * is a network call: its rows are stored 'pending' for the background embedder.
+ */
+type EmbedPlan = { kind: "none" } | { kind: "pending" } | { kind: "inline"; embedder: Embedder };
+
+function embedPlan(): EmbedPlan {
+  const embedder = activeEmbedder();
+  if (!embedder) return { kind: "none" };
+  return embedder.kind === "local" ? { kind: "inline", embedder } : { kind: "pending" };
+}
+
+function insertOne(
+  sqlite: Database.Database,
+  item: NewMemory,
+  now: number,
+  createdById: string | null,
+  plan: EmbedPlan,
+  embedded: EmbeddedMemory[],
+) {
   const chunks = chunkMarkdown(item.content);
   const ttl = SOURCE_TTL_DAYS[item.source];
   const expiresAt = ttl === null ? null : now + ttl * DAY;
@@ -67,43 +94,55 @@ function insertOne(sqlite: Database.Database, item: NewMemory, now: number, crea
       deduplicated++;
       return;
     }
-    const name = chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name;
+    const name = (chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name).slice(0, 300);
+    // The same text the background embedder embeds (embedder.ts): name, blank line, content.
+    const vector = plan.kind === "inline" ? localEmbedding(`${name}\n\n${chunk}`) : null;
+    const status = vector ? "done" : plan.kind === "none" ? "none" : "pending";
+    const model = vector && plan.kind === "inline" ? plan.embedder.model : null;
     const result = prepare(
       sqlite,
       `INSERT INTO Memory (scope, agentId, name, content, source, sourceTaskId, sourcePath, groupId, chunkIndex,
-         embeddingStatus, contentHash, expiresAt, createdById, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         embeddingStatus, embedding, embeddingModel, embeddingDims, embeddingAttempts,
+         contentHash, expiresAt, createdById, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       item.scope,
       item.agentId,
-      name.slice(0, 300),
+      name,
       chunk,
       item.source,
       item.taskId ?? null,
       item.path ?? null,
       groupId,
       index,
-      pending ? "pending" : "none",
+      status,
+      vector ? toBytes(vector) : null,
+      model,
+      vector ? vector.length : null,
+      vector ? 1 : 0,
       hash,
       expiresAt,
       createdById,
       now,
       now,
     );
-    ids.push(Number(result.lastInsertRowid));
+    const id = Number(result.lastInsertRowid);
+    ids.push(id);
+    if (vector) embedded.push({ id, vector, agentId: item.agentId, scope: item.scope });
   });
   return { ids, deduplicated, replaced };
 }
 
 /** Stores memories inside the caller's raw write transaction (with the audit event). */
 export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewMemory[]; actor: Actor; now?: number }) {
-  const pending = activeEmbedder() !== null;
+  const plan = embedPlan();
   const now = args.now ?? Date.now();
   const ids: number[] = [];
   const replaced: number[] = [];
+  const embedded: EmbeddedMemory[] = [];
   let deduplicated = 0;
   for (const item of args.items) {
-    const one = insertOne(sqlite, item, now, args.actor.id, pending);
+    const one = insertOne(sqlite, item, now, args.actor.id, plan, embedded);
     ids.push(...one.ids);
     replaced.push(...one.replaced);
     deduplicated += one.deduplicated;
@@ -119,13 +158,21 @@ export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewM
       data: { count: ids.length, ids: ids.slice(0, 50), deduplicated, replaced: replaced.length, source: first.source, scope: first.scope },
     });
   }
-  return { ids, replaced, deduplicated };
+  const pending = plan.kind === "pending" || (plan.kind === "inline" && embedded.length < ids.length - deduplicated);
+  return { ids, replaced, deduplicated, embedded, pending };
 }
 
-/** After a store committed: drop replaced vectors from the index and wake the embedder. */
-export function afterStore(result: { replaced: number[] }): void {
+/**
+ * After a store committed: drop replaced vectors from the index, add the ones
+ * embedded as they were stored, and wake the background embedder when rows wait for it.
+ */
+export function afterStore(result: { replaced: number[]; embedded?: EmbeddedMemory[]; pending: boolean }): void {
   dropFromIndexes(result.replaced, "deleted");
-  if (activeEmbedder()) kickEmbedder();
+  const index = memoryIndex();
+  if (index && result.embedded) {
+    for (const row of result.embedded) index.add(row.id, row.vector, row);
+  }
+  if (result.pending && activeEmbedder()) kickEmbedder();
 }
 
 /**
