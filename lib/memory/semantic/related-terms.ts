@@ -11,7 +11,7 @@ import { DEV_TERM_GROUPS } from "./dev-terms";
 
 export const DEV_TERM_CLOSENESS = 0.85;
 export const WORDNET_CLOSENESS = 0.7;
-export const SYNONYMS_FILE = path.join(process.cwd(), "lib", "generated", "synonyms.txt");
+export const SYNONYMS_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "generated", "synonyms.txt");
 
 type Related = Map<string, Map<string, number>>;
 let loaded: Related | undefined;

@@ -15,7 +15,7 @@ export type WordVectors = {
   indexOf: Map<string, number>;
 };
 
-export const WORD_VECTORS_FILE = path.join(process.cwd(), "lib", "generated", "word-vectors.bin");
+export const WORD_VECTORS_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "generated", "word-vectors.bin");
 
 let loaded: WordVectors | null | undefined;
 

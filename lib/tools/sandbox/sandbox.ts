@@ -92,7 +92,7 @@ export async function runInSandbox({
       // Its folder becomes that user's (the tool writes there); the runner and the tool stay readable only.
       await chown(dir, identity.uid, identity.gid);
       await chmod(dir, 0o700);
-      for (const file of ["runner.mjs", "tool.mjs"]) await chmod(path.join(dir, file), 0o444);
+      for (const file of ["runner.mjs", "tool.mjs"]) await chmod(path.join(/*turbopackIgnore: true*/ dir, file), 0o444);
     }
     const config = JSON.stringify({ input: input ?? {}, network: limits.network, timeoutMs: limits.timeoutMs });
     const child = spawn(
