@@ -278,6 +278,27 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         expect(health.body.fallbackReasons.some((r: { reason: string }) => r.reason.startsWith("embedding_failed"))).toBe(true);
       });
 
+      it("reads the provider's embeddings whether it answers base64 (as asked) or float arrays", async () => {
+        const provider = fake()!;
+        const calls = provider.calls.embeddings;
+        const [asked] = await store(alice.api, { name: "base64 answer", content: "The kiwi cache warms up in ninety seconds." });
+        provider.mode.floatsOnly = true;
+        try {
+          const [floats] = await store(alice.api, { name: "float answer", content: "The walrus queue drains every night at two." });
+          expect(provider.calls.embeddings).toBeGreaterThan(calls);
+          for (const [id, query] of [
+            [asked, "kiwi cache warms up"],
+            [floats, "walrus queue drains nightly"],
+          ] as const) {
+            const search = await admin.post("/api/v1/memories/search", { query, mode: "vector" });
+            expect(search.body.mode).toBe("vector");
+            expect(search.body.results[0].id).toBe(id);
+          }
+        } finally {
+          provider.mode.floatsOnly = false;
+        }
+      });
+
       it("flags or merges near-duplicates in the hygiene pass", async () => {
         const text = "When the jest suite hangs on CI, run it with --runInBand and raise the heap limit to 4 GB.";
         const [a] = await store(alice.api, { name: "jest hangs", content: text });

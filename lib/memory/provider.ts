@@ -34,15 +34,31 @@ function client(): OpenAI {
   return cached.client;
 }
 
+function decodeEmbedding(embedding: unknown): Float32Array {
+  if (typeof embedding === "string") {
+    const bytes = Buffer.from(embedding, "base64");
+    if (bytes.byteLength % 4 !== 0) throw new Error("the provider answered an embedding that is not float32 data");
+    const vector = new Float32Array(bytes.byteLength / 4);
+    new Uint8Array(vector.buffer).set(bytes);
+    return vector;
+  }
+  if (Array.isArray(embedding)) return Float32Array.from(embedding as number[]);
+  throw new Error("the provider answered an embedding that is neither base64 nor an array");
+}
+
 /** Embeds texts (one request); throws on any failure or a wrong-sized answer. */
 export async function embedTexts(texts: string[], options: { timeoutMs?: number; retries?: number } = {}): Promise<Float32Array[]> {
   const config = providerConfig();
   if (!config) throw new Error("no embedding provider is configured");
+  // base64 (little-endian float32, as OpenAI sends it) is a quarter of the JSON
+  // and decodes straight into a typed array, where a JSON float array parses into
+  // 512 heap numbers per vector; a server that ignores the option and sends
+  // arrays is read too.
   const response = await client().embeddings.create(
-    { model: config.embeddingModel, input: texts, dimensions: config.dimensions, encoding_format: "float" },
+    { model: config.embeddingModel, input: texts, dimensions: config.dimensions, encoding_format: "base64" },
     { timeout: options.timeoutMs ?? 30_000, maxRetries: options.retries ?? 0 },
   );
-  const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => Float32Array.from(item.embedding as number[]));
+  const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => decodeEmbedding(item.embedding));
   if (vectors.length !== texts.length) throw new Error(`the provider answered ${vectors.length} embeddings for ${texts.length} texts`);
   for (const vector of vectors) {
     if (vector.length !== config.dimensions) throw new Error(`the provider answered ${vector.length} dimensions, not ${config.dimensions}`);

@@ -56,11 +56,14 @@ export class VectorIndex {
   private readonly slotOf = new Map<number, number>();
   private readonly agentCodes = new AgentCodes();
   private distance = new Uint16Array(0);
+  /** add()'s working copy of the vector it normalises (one per index, not one per add). */
+  private readonly unit: Float32Array;
 
   constructor(dims: number) {
     if (!Number.isInteger(dims) || dims < 8 || dims % 32 !== 0) throw new Error(`unsupported dimensions ${dims} (a multiple of 32)`);
     this.dims = dims;
     this.words = dims / 32;
+    this.unit = new Float32Array(dims);
   }
 
   get size(): number {
@@ -91,7 +94,8 @@ export class VectorIndex {
   /** Adds or replaces one memory's vector (any length-`dims` vector; it is normalised here). */
   add(id: number, vector: Float32Array, meta: { agentId: string | null; scope: string }): boolean {
     if (vector.length !== this.dims) return false;
-    const unit = Float32Array.from(vector);
+    const unit = this.unit;
+    unit.set(vector);
     if (!normalize(unit)) return false;
     this.remove(id);
     if (this.used === this.pages.length * PAGE_SLOTS) this.compactOrGrow();

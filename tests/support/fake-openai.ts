@@ -135,8 +135,11 @@ export type FakeOpenAI = {
   url: string;
   /** Counts of calls, by endpoint. */
   calls: { embeddings: number; chat: number };
-  /** Behaviour switches: fail embeddings (500), delay every answer. */
-  mode: { failEmbeddings: boolean; delayMs: number };
+  /**
+   * Behaviour switches: fail embeddings (500), delay every answer, answer float
+   * arrays whatever encoding_format asked for (as some OpenAI-compatible servers do).
+   */
+  mode: { failEmbeddings: boolean; delayMs: number; floatsOnly: boolean };
   /** The chat model's answer (default: a bulleted distillation, or "No significant learnings." for routine sessions). */
   chatAnswer: (messages: { role: string; content: string }[]) => string;
   stop(): Promise<void>;
@@ -174,7 +177,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
   const state: FakeOpenAI = {
     url: "",
     calls: { embeddings: 0, chat: 0 },
-    mode: { failEmbeddings: false, delayMs: 0 },
+    mode: { failEmbeddings: false, delayMs: 0, floatsOnly: false },
     chatAnswer: defaultChat,
     stop: async () => {},
   };
@@ -198,7 +201,10 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
         const dims = Number(body.dimensions ?? 512);
         const data = inputs.map((input, index) => {
           const vector = fakeEmbedding(input, dims);
-          const embedding = body.encoding_format === "base64" ? Buffer.from(vector.buffer).toString("base64") : Array.from(vector);
+          const embedding =
+            body.encoding_format === "base64" && !state.mode.floatsOnly
+              ? Buffer.from(vector.buffer).toString("base64")
+              : Array.from(vector);
           return { object: "embedding", index, embedding };
         });
         const tokens = inputs.reduce((sum, input) => sum + Math.ceil(input.length / 4), 0);
