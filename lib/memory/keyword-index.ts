@@ -27,6 +27,7 @@
 // top k as an exhaustive FTS5 ranking (recall@10 is tested against FTS5 itself).
 // Statistics count archived memories too, as FTS5 does; they are never returned.
 import { AgentCodes, type IndexFilter } from "./agent-codes";
+import { SlotMap } from "./slot-map";
 import { cachedStem, isStopWord, words } from "./text";
 
 export type KeywordFilter = IndexFilter;
@@ -79,7 +80,7 @@ export class KeywordIndex {
   private readonly termIds = new Map<string, number>();
   private readonly postings: Postings[] = [];
   private df = new Int32Array(1024);
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new SlotMap();
   private readonly agentCodes = new AgentCodes();
   // Per slot: memory id (-1: removed), token count, visibility group, hidden, expiry, forward list.
   private ids = new Int32Array(0);
@@ -108,7 +109,7 @@ export class KeywordIndex {
 
   /** Bytes held by the index's arrays (postings, forward lists, per-memory fields). */
   get bytes(): number {
-    let total = this.df.byteLength + this.seen.byteLength;
+    let total = this.df.byteLength + this.seen.byteLength + this.slotOf.bytes;
     for (const list of this.postings) total += list.slots.byteLength + list.keys.byteLength;
     for (const array of [
       this.ids,
@@ -308,7 +309,7 @@ export class KeywordIndex {
   /** Forgets a deleted memory: out of the statistics; its postings are skipped until the next build. */
   remove(id: number): void {
     const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
+    if (slot < 0) return;
     this.slotOf.delete(id);
     this.ids[slot] = -1;
     this.live--;
@@ -324,7 +325,7 @@ export class KeywordIndex {
   /** Keeps a memory in the statistics but out of every answer (archived, superseded, expired). */
   hide(id: number): void {
     const slot = this.slotOf.get(id);
-    if (slot !== undefined) this.hidden[slot] = 1;
+    if (slot >= 0) this.hidden[slot] = 1;
   }
 
   private idf(term: number): number {

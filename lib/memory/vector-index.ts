@@ -9,6 +9,7 @@
 // up to date incrementally; nothing is ever rebuilt per insert. Storage grows a
 // page of 4,096 slots at a time: no copy to grow, at most one page unused.
 import { AgentCodes, type IndexFilter } from "./agent-codes";
+import { SlotMap } from "./slot-map";
 
 export type VectorFilter = IndexFilter;
 
@@ -53,7 +54,7 @@ export class VectorIndex {
   private readonly pages: Page[] = [];
   private used = 0;
   private live = 0;
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new SlotMap();
   private readonly agentCodes = new AgentCodes();
   private distance = new Uint16Array(0);
   /** add()'s working copy of the vector it normalises (one per index, not one per add). */
@@ -123,7 +124,7 @@ export class VectorIndex {
 
   remove(id: number): void {
     const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
+    if (slot < 0) return;
     this.slotOf.delete(id);
     this.pages[slot >> PAGE_SHIFT]!.ids[slot & PAGE_MASK] = -1;
     this.live--;
