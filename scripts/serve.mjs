@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { giveBackMemoryWhenIdle } from "./idle-memory.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -85,9 +86,11 @@ export async function serve({ port, hostname }) {
   await new Promise((resolve) => server.listen(port, hostname, resolve));
   const shown = !hostname || hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
   console.log(`▲ Ready on http://${shown}:${port}`);
+  const stopIdleMemory = giveBackMemoryWhenIdle();
 
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => {
+      stopIdleMemory();
       server.close();
       server.closeAllConnections();
       app.close().finally(() => process.exit(0));
