@@ -10,7 +10,7 @@ import { prepare, withSqlite, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
 import { dropFromIndexes, ensureIndex, indexReady, memoryIndex } from "./search-index";
-import { fromBytes } from "./vector-index";
+import { vectorFromHex } from "./vector-index";
 
 export const DUPLICATE_COSINE = 0.9;
 export const MERGE_COSINE = 0.97;
@@ -51,14 +51,16 @@ async function findDuplicates(): Promise<{ flagged: number; merged: number }> {
     (sqlite) =>
       prepare(
         sqlite,
-        `SELECT id, agentId, scope, source, embedding FROM Memory
+        `SELECT id, agentId, scope, source, hex(embedding) AS embedding FROM Memory
          WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND duplicateOfId IS NULL ORDER BY id LIMIT 2000`,
-      ).all(state.checkedUpTo) as { id: number; agentId: string | null; scope: string; source: string; embedding: Buffer }[],
+      ).all(state.checkedUpTo) as { id: number; agentId: string | null; scope: string; source: string; embedding: string | null }[],
   );
   const flags: { id: number; of: number; merge: boolean }[] = [];
+  const scratch = new Float32Array(index.dims);
   for (const row of rows) {
     state.checkedUpTo = row.id;
-    const vector = fromBytes(row.embedding);
+    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
+    if (!vector) continue;
     const filter = {
       agent: row.scope === "agent",
       swarm: row.scope === "swarm",

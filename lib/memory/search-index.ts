@@ -6,7 +6,7 @@ import "server-only";
 import { prepare, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
-import { fromBytes, VectorIndex } from "./vector-index";
+import { VectorIndex, vectorFromHex } from "./vector-index";
 
 type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
 const globalState = globalThis as unknown as { swarmdeckMemoryIndex?: State };
@@ -52,16 +52,17 @@ export function ensureIndex(): Promise<void> {
   const index = s.index;
   s.loading = (async () => {
     let after = 0;
+    const vector = new Float32Array(index.dims);
     for (;;) {
       const count = await withSqlite((sqlite) => {
         const rows = prepare(
           sqlite,
-          `SELECT id, agentId, scope, embedding FROM Memory
+          `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
            WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
            ORDER BY id LIMIT ${PAGE}`,
-        ).all(after, index.dims, embedder.model) as { id: number; agentId: string | null; scope: string; embedding: Buffer | null }[];
+        ).all(after, index.dims, embedder.model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
         for (const row of rows) {
-          if (row.embedding) index.add(row.id, fromBytes(row.embedding), row);
+          if (row.embedding && vectorFromHex(row.embedding, vector)) index.add(row.id, vector, row);
           after = row.id;
         }
         return rows.length;

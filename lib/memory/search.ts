@@ -11,7 +11,7 @@ import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rera
 import { finalScore, fuseLocal, fuseScores, keywordScore, localVectorScore, rankingFactor, vectorScore } from "./scoring";
 import { ensureIndex, indexReady, memoryIndex } from "./search-index";
 import { toFtsQuery } from "./text";
-import { cosine, fromBytes, type VectorFilter } from "./vector-index";
+import { cosine, type VectorFilter, vectorFromHex } from "./vector-index";
 
 /** Who is searching: operators and lead agents see everything; a worker its own agent scope and the swarm. */
 export type Viewer = { kind: "operator" } | { kind: "agent"; agentId: string; isLead: boolean };
@@ -54,7 +54,8 @@ type Row = {
   agentId: string | null;
   createdAt: number;
   accessCount: number;
-  embedding: Buffer | null;
+  /** hex(embedding): see vectorFromHex. */
+  embedding: string | null;
   embeddingDims: number | null;
 };
 
@@ -144,7 +145,7 @@ function keywordPass(sqlite: Database.Database, fts: string, where: ReturnType<t
 
 /** The candidates' rows, those the viewer may see (@ids: a JSON array of memory ids). */
 export function hydrateSql(where: string): string {
-  return `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, m.embedding, m.embeddingDims
+  return `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, hex(m.embedding) AS embedding, m.embeddingDims
      FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where}`;
 }
 
@@ -220,11 +221,13 @@ export async function searchMemories(
   });
 
   const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
+  const stored = queryVector ? new Float32Array(queryVector.length) : null;
   const scored: SearchResult[] = rows.map((row) => {
     const kw = keywordScore(termRelevance(prepared, row.name, row.content), bm25.get(row.id) ?? null);
     let vec: number | null = null;
-    if (queryVector && row.embedding && row.embeddingDims === queryVector.length) {
-      const similarity = cosine(queryVector, fromBytes(row.embedding));
+    const vector = stored && row.embedding && row.embeddingDims === stored.length ? vectorFromHex(row.embedding, stored) : null;
+    if (queryVector && vector) {
+      const similarity = cosine(queryVector, vector);
       vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
     }
     const relevance =

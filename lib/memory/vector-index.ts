@@ -275,6 +275,20 @@ export class VectorIndex {
   }
 }
 
+/**
+ * A vector from SQLite's `hex(embedding)` (the column's float32 bytes as hex),
+ * decoded into `into` (reused by the caller) without allocating. Scans that read
+ * thousands of embeddings (the index load, hygiene, a search's candidates) read
+ * them as hex text: a blob comes back as a fresh 2 KB native buffer per row, and
+ * at 100k rows that churn left ~50 MB of fragmented native memory resident, where
+ * the text is ordinary garbage on the JS heap. Null when the length is not `into`'s.
+ */
+export function vectorFromHex(hex: string, into: Float32Array): Float32Array | null {
+  if (hex.length !== into.byteLength * 2) return null;
+  Buffer.from(into.buffer, into.byteOffset, into.byteLength).write(hex, 0, "hex");
+  return into;
+}
+
 /** Float32 little-endian bytes (the Memory.embedding column) to a vector. */
 export function fromBytes(bytes: Uint8Array): Float32Array {
   const copy = new Uint8Array(bytes.byteLength);
