@@ -143,15 +143,20 @@ function keywordPass(sqlite: Database.Database, fts: string, where: ReturnType<t
   ).all({ ...where.params, fts }) as { id: number; rank: number }[];
 }
 
-/** The candidates' rows, those the viewer may see (@ids: a JSON array of memory ids). */
-export function hydrateSql(where: string): string {
-  return `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, hex(m.embedding) AS embedding, m.embeddingDims
+/**
+ * The candidates' rows, those the viewer may see (@ids: a JSON array of memory ids);
+ * with their stored embeddings (as hex, see vectorFromHex) only when a query vector
+ * will be compared with them: a keyword search does not read the vectors' pages.
+ */
+export function hydrateSql(where: string, withEmbedding = true): string {
+  const embedding = withEmbedding ? "hex(m.embedding) AS embedding, m.embeddingDims" : "NULL AS embedding, NULL AS embeddingDims";
+  return `SELECT m.id, m.name, m.content, m.scope, m.source, m.agentId, m.createdAt, m.accessCount, ${embedding}
      FROM Memory m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${where}`;
 }
 
-function hydrate(sqlite: Database.Database, ids: number[], where: ReturnType<typeof visibility>): Row[] {
+function hydrate(sqlite: Database.Database, ids: number[], where: ReturnType<typeof visibility>, withEmbedding: boolean): Row[] {
   if (ids.length === 0) return [];
-  return prepare(sqlite, hydrateSql(where.sql)).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
+  return prepare(sqlite, hydrateSql(where.sql, withEmbedding)).all({ ...where.params, ids: JSON.stringify(ids) }) as Row[];
 }
 
 /** Hides a memory from the keyword index when SQL says no viewer may see it any more. */
@@ -211,7 +216,7 @@ export async function searchMemories(
       const hits = index.search(queryVector, { limit: pool, filter: indexFilter(args, (id) => index.findAgentCode(id)) });
       for (const hit of hits) ids.add(hit.id);
     }
-    const rows = hydrate(sqlite, [...ids], where);
+    const rows = hydrate(sqlite, [...ids], where, queryVector !== null);
     if (rows.length < ranks.size) {
       // Held by the keyword index but no longer visible to SQL (archived, expired, deleted elsewhere).
       const found = new Set(rows.map((row) => row.id));
