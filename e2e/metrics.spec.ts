@@ -200,7 +200,27 @@ test("identity evolution stays readable at 50 agents: one row per agent, a file 
   const ticks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
   await expect(chart.locator("[data-testid=identity-point]").first()).toBeVisible({ timeout: 30_000 });
   const labels = await ticks.allTextContents();
-  const year = new Date(now).getUTCFullYear();
-  const latest = Math.max(...labels.map((label) => Date.parse(`${year}-${label.replace(" ", "T")}:00Z`)));
-  expect(latest).toBeLessThanOrEqual(now + 60_000);
+  const times = labels.map((label) => tickTime(label, now));
+  expect(labels.length).toBeGreaterThan(1);
+  for (const time of times) expect(time, `tick labels ${labels.join(", ")}`).not.toBeNaN();
+  // Two changes 25 minutes apart: ticks to the second, none past now.
+  expect(labels.every((label) => /^\d{2}:\d{2}:\d{2}$/.test(label))).toBe(true);
+  expect(Math.max(...times)).toBeLessThanOrEqual(now + 60_000);
 });
+
+/**
+ * An identity-timeline tick as epoch ms. The axis reads in UTC: "HH:MM:SS" on a span
+ * under two hours, "MM-DD HH:MM" under four days, "MM-DD" beyond.
+ */
+function tickTime(label: string, now: number): number {
+  const day = new Date(now).toISOString().slice(0, 10);
+  if (/^\d{2}:\d{2}:\d{2}$/.test(label)) {
+    const time = Date.parse(`${day}T${label}Z`);
+    // A tick before midnight seen just after it belongs to the day before.
+    return time > now + 12 * 3_600_000 ? time - 86_400_000 : time;
+  }
+  const year = day.slice(0, 4);
+  if (/^\d{2}-\d{2} \d{2}:\d{2}$/.test(label)) return Date.parse(`${year}-${label.replace(" ", "T")}:00Z`);
+  if (/^\d{2}-\d{2}$/.test(label)) return Date.parse(`${year}-${label}T00:00:00Z`);
+  return Number.NaN;
+}
