@@ -14,6 +14,12 @@ export type Embedder = {
   /** Rows embedded per batch by the background embedder. */
   batch: number;
   embed(texts: string[], options?: { timeoutMs?: number; retries?: number }): Promise<Float32Array[]>;
+  /**
+   * One text embedded at once, in the caller's turn: the embedded default (word
+   * vectors, microseconds), so a memory is embedded by the write that stores it
+   * (memory-store.ts). Absent for a provider, a network call. Null: no vector.
+   */
+  embedNow?(text: string): Float32Array | null;
 };
 
 let localAvailable: boolean | undefined;
@@ -30,6 +36,7 @@ const LOCAL: Embedder = {
   model: LOCAL_MODEL,
   dimensions: LOCAL_DIMS,
   batch: 256,
+  embedNow: (text) => localEmbedding(text),
   async embed(texts) {
     return texts.map((text) => {
       const vector = localEmbedding(text);

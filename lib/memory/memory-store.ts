@@ -9,9 +9,8 @@ import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, writeTransaction } from "@/lib/db";
 import { chunkMarkdown } from "./chunker";
 import { kickEmbedder } from "./embedder";
-import { activeEmbedder, type Embedder } from "./embedders";
+import { activeEmbedder } from "./embedders";
 import { dropFromIndexes, memoryIndex } from "./search-index";
-import { localEmbedding } from "./semantic/local-embedder";
 import { toBytes } from "./vector-index";
 
 const DAY = 86_400_000;
@@ -45,18 +44,19 @@ export function contentHash(content: string): string {
 export type EmbeddedMemory = { id: number; vector: Float32Array; agentId: string | null; scope: string };
 
 /**
- * How a new row gets its embedding. The embedded default is computed from word
- * vectors in microseconds, so it is done in the same transaction as the insert:
+ * How a new row gets its embedding. An embedder that answers at once (the
+ * embedded default: `embedNow`) embeds it in the same transaction as the insert:
  * the memory is searchable by meaning the moment its write is answered, and no
  * second write (the background embedder's UPDATE) rewrites the row. A provider
  * is a network call: its rows are stored 'pending' for the background embedder.
  */
-type EmbedPlan = { kind: "none" } | { kind: "pending" } | { kind: "inline"; embedder: Embedder };
+type EmbedPlan = { kind: "none" | "pending" } | { kind: "inline"; model: string; embedNow: (text: string) => Float32Array | null };
 
 function embedPlan(): EmbedPlan {
   const embedder = activeEmbedder();
   if (!embedder) return { kind: "none" };
-  return embedder.kind === "local" ? { kind: "inline", embedder } : { kind: "pending" };
+  const { embedNow, model } = embedder;
+  return embedNow ? { kind: "inline", model, embedNow } : { kind: "pending" };
 }
 
 function insertOne(
@@ -96,9 +96,9 @@ function insertOne(
     }
     const name = (chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name).slice(0, 300);
     // The same text the background embedder embeds (embedder.ts): name, blank line, content.
-    const vector = plan.kind === "inline" ? localEmbedding(`${name}\n\n${chunk}`) : null;
+    const vector = plan.kind === "inline" ? plan.embedNow(`${name}\n\n${chunk}`) : null;
     const status = vector ? "done" : plan.kind === "none" ? "none" : "pending";
-    const model = vector && plan.kind === "inline" ? plan.embedder.model : null;
+    const model = vector && plan.kind === "inline" ? plan.model : null;
     const result = prepare(
       sqlite,
       `INSERT INTO Memory (scope, agentId, name, content, source, sourceTaskId, sourcePath, groupId, chunkIndex,

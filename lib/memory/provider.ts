@@ -3,6 +3,7 @@
 // neither set there is no provider and memory runs on keyword search alone.
 import "server-only";
 import OpenAI from "openai";
+import { fromBytes } from "./vector-index";
 
 export type ProviderConfig = {
   embeddingModel: string;
@@ -38,9 +39,7 @@ function decodeEmbedding(embedding: unknown): Float32Array {
   if (typeof embedding === "string") {
     const bytes = Buffer.from(embedding, "base64");
     if (bytes.byteLength % 4 !== 0) throw new Error("the provider answered an embedding that is not float32 data");
-    const vector = new Float32Array(bytes.byteLength / 4);
-    new Uint8Array(vector.buffer).set(bytes);
-    return vector;
+    return fromBytes(bytes);
   }
   if (Array.isArray(embedding)) return Float32Array.from(embedding as number[]);
   throw new Error("the provider answered an embedding that is neither base64 nor an array");
