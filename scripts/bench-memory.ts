@@ -18,7 +18,8 @@
 // Flags: --memories N (default 100000), --1m (1,000,000; not part of npm test),
 // --queries Q (default 100), --writes W (single writes per run, default 4000,
 // after 1,000 unmeasured ones to warm the path up),
-// --index (also the vector index alone, in process: build, latency, recall@10).
+// --index (also the vector index alone, in process: build, latency, and how often
+// the exact top 10 are within its best 300 estimates, which search re-ranks exactly).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -302,7 +303,7 @@ async function searchesAndWrites(app: App, tokens: string[], queries: string[], 
   console.log(`  load average: ${load()}`);
 }
 
-/** The vector index alone at full scale, in this process: build time, search latency, recall@10, size. */
+/** The vector index alone at full scale, in this process: build time, search latency, recall of the exact top 10, size. */
 function indexBench() {
   const vectors: Float32Array[] = [];
   for (let i = 0; i < TOTAL; i++) {
@@ -323,10 +324,11 @@ function indexBench() {
   for (let q = 0; q < n; q++) {
     const vector = fakeEmbedding(corpus.query(random, TOTAL), DIMS);
     let t = performance.now();
-    const got = index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: -1 } });
+    // What search.ts asks of the index: its best 300 estimates, re-ranked exactly after.
+    const got = index.search(vector, { limit: 300, filter: { agent: true, swarm: true, agentCode: -1 } });
     times.push(performance.now() - t);
     t = performance.now();
-    index.search(vector, { limit: 10, filter: { agent: true, swarm: true, agentCode: index.findAgentCode("agent-3") } });
+    index.search(vector, { limit: 300, filter: { agent: true, swarm: true, agentCode: index.findAgentCode("agent-3") } });
     workerTimes.push(performance.now() - t);
     const exact = vectors
       .map((v, i) => ({ id: i + 1, c: cosine(vector, v) }))
@@ -339,7 +341,7 @@ function indexBench() {
     `vector index in process: ${TOTAL} x ${DIMS} dims, built in ${(buildMs / 1000).toFixed(2)} s, ${Math.round(index.bytes / 1048576)} MB`,
   );
   console.log(
-    `  search operator ${latency(times)}; worker view ${latency(workerTimes)}; recall@10 vs exact ${(hits / (n * 10)).toFixed(3)}`,
+    `  search operator ${latency(times)}; worker view ${latency(workerTimes)}; exact top 10 within the best 300 estimates ${(hits / (n * 10)).toFixed(3)}`,
   );
 }
 

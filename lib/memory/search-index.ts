@@ -3,10 +3,11 @@
 // flowing), then kept current by the embedder and by deletes. Until it is ready
 // searches answer from keywords and record why ("index_loading").
 import "server-only";
+import type Database from "better-sqlite3";
 import { prepare, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
-import { VectorIndex, vectorFromHex } from "./vector-index";
+import { cosine, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
 
 type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
 const globalState = globalThis as unknown as { swarmdeckMemoryIndex?: State };
@@ -77,4 +78,34 @@ export function ensureIndex(): Promise<void> {
     s.index = null;
   });
   return s.loading;
+}
+
+/**
+ * The `limit` nearest visible memories by exact cosine: the index's best
+ * `rescore` estimates (vector-index.ts: two bits a dimension, coarse), re-scored
+ * with their stored float vectors, read from the table (as hex, see vectorFromHex).
+ */
+export function nearestMemories(
+  sqlite: Database.Database,
+  index: VectorIndex,
+  query: Float32Array,
+  options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
+): VectorHit[] {
+  const estimates = index.search(query, {
+    limit: Math.max(options.limit, options.rescore),
+    candidates: options.candidates,
+    filter: options.filter,
+  });
+  if (estimates.length === 0) return [];
+  const rows = prepare(
+    sqlite,
+    "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
+  ).all(JSON.stringify(estimates.map((hit) => hit.id)), index.dims) as { id: number; embedding: string | null }[];
+  const scratch = new Float32Array(index.dims);
+  const hits: VectorHit[] = [];
+  for (const row of rows) {
+    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
+    if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
+  }
+  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, options.limit);
 }
