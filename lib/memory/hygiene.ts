@@ -9,7 +9,7 @@ import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare, withSqlite, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
-import { dropFromIndexes, ensureIndex, indexReady, memoryIndex, nearestMemories } from "./search-index";
+import { dropFromIndexes, ensureIndex, indexReady, memoryIndex, rescoreExactly } from "./search-index";
 import { vectorFromHex } from "./vector-index";
 
 export const DUPLICATE_COSINE = 0.9;
@@ -55,25 +55,24 @@ async function findDuplicates(): Promise<{ flagged: number; merged: number }> {
          WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND duplicateOfId IS NULL ORDER BY id LIMIT 2000`,
       ).all(state.checkedUpTo) as { id: number; agentId: string | null; scope: string; source: string; embedding: string | null }[],
   );
-  // Twins by exact cosine: the index's estimates re-scored with the stored vectors.
-  const flags = await withSqlite((sqlite) => {
-    const found: { id: number; of: number; merge: boolean }[] = [];
-    const scratch = new Float32Array(index.dims);
-    for (const row of rows) {
-      state.checkedUpTo = row.id;
-      const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-      if (!vector) continue;
-      const filter = {
-        agent: row.scope === "agent",
-        swarm: row.scope === "swarm",
-        agentCode: row.scope === "agent" ? index.findAgentCode(row.agentId ?? "") : -1,
-      };
-      const hits = nearestMemories(sqlite, index, vector, { limit: 3, rescore: 20, candidates: 200, filter });
-      const twin = hits.find((hit) => hit.id < row.id && hit.cosine >= DUPLICATE_COSINE);
-      if (twin) found.push({ id: row.id, of: twin.id, merge: twin.cosine >= MERGE_COSINE });
-    }
-    return found;
-  });
+  // Twins by exact cosine: the index's estimates re-scored with the stored
+  // vectors, one memory at a time (requests go on between them).
+  const flags: { id: number; of: number; merge: boolean }[] = [];
+  const scratch = new Float32Array(index.dims);
+  for (const row of rows) {
+    state.checkedUpTo = row.id;
+    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
+    if (!vector) continue;
+    const filter = {
+      agent: row.scope === "agent",
+      swarm: row.scope === "swarm",
+      agentCode: row.scope === "agent" ? index.findAgentCode(row.agentId ?? "") : -1,
+    };
+    const estimates = index.search(vector, { limit: 20, candidates: 200, filter });
+    const hits = await withSqlite((sqlite) => rescoreExactly(sqlite, index, vector, estimates, 3));
+    const twin = hits.find((hit) => hit.id < row.id && hit.cosine >= DUPLICATE_COSINE);
+    if (twin) flags.push({ id: row.id, of: twin.id, merge: twin.cosine >= MERGE_COSINE });
+  }
   if (flags.length === 0) return { flagged: 0, merged: 0 };
   const merged = await writeTransaction((sqlite) => {
     const archived: number[] = [];

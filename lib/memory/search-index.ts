@@ -83,7 +83,7 @@ export function ensureIndex(): Promise<void> {
 /**
  * The `limit` nearest visible memories by exact cosine: the index's best
  * `rescore` estimates (vector-index.ts: two bits a dimension, coarse), re-scored
- * with their stored float vectors, read from the table (as hex, see vectorFromHex).
+ * with their stored float vectors.
  */
 export function nearestMemories(
   sqlite: Database.Database,
@@ -96,6 +96,20 @@ export function nearestMemories(
     candidates: options.candidates,
     filter: options.filter,
   });
+  return rescoreExactly(sqlite, index, query, estimates, options.limit);
+}
+
+/**
+ * The best `limit` of `estimates` by exact cosine with `query`, from their stored
+ * vectors (read as hex, see vectorFromHex).
+ */
+export function rescoreExactly(
+  sqlite: Database.Database,
+  index: VectorIndex,
+  query: Float32Array,
+  estimates: VectorHit[],
+  limit: number,
+): VectorHit[] {
   if (estimates.length === 0) return [];
   const rows = prepare(
     sqlite,
@@ -107,5 +121,5 @@ export function nearestMemories(
     const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
     if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
   }
-  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, options.limit);
+  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
 }

@@ -268,36 +268,40 @@ export class VectorIndex {
       if (seen >= wanted) break;
     }
 
-    // Pass 2: int8 dot product of the candidates, keeping the best `limit` in a
-    // small sorted buffer (no object per candidate, no sort of thousands).
-    // Tables of the query's partial dot products per 4-number chunk, keyed by
-    // the chunk's 4 sign bits and 4 magnitude bits: the small numbers' and the
-    // large numbers' signed sums of the query (scaled per memory below).
+    // Pass 2: the candidates' estimated dot product. Tables of the query's partial
+    // dot products per 4-number chunk, keyed by the chunk's 4 sign bits and 4
+    // magnitude bits: the small numbers' and the large numbers' signed sums of
+    // the query, which each memory's two levels scale.
     const chunks = dims / 4;
     const smallT = new Float32Array(chunks * 256);
     const largeT = new Float32Array(chunks * 256);
+    const signed = new Float64Array(4);
+    const large = new Float64Array(16);
     for (let c = 0; c < chunks; c++) {
-      for (let key = 0; key < 256; key++) {
-        let small = 0;
-        let large = 0;
+      for (let signs = 0; signs < 16; signs++) {
+        let total = 0;
         for (let j = 0; j < 4; j++) {
-          const q = key & (1 << j) ? unit[c * 4 + j]! : -unit[c * 4 + j]!;
-          if (key & (16 << j)) large += q;
-          else small += q;
+          signed[j] = signs & (1 << j) ? unit[c * 4 + j]! : -unit[c * 4 + j]!;
+          total += signed[j]!;
         }
-        smallT[c * 256 + key] = small;
-        largeT[c * 256 + key] = large;
+        // The large numbers' sum for every magnitude pattern, one add each (subset sums).
+        for (let mags = 1; mags < 16; mags++) large[mags] = large[mags & (mags - 1)]! + signed[31 - Math.clz32(mags & -mags)]!;
+        for (let mags = 0; mags < 16; mags++) {
+          const key = c * 256 + signs + (mags << 4);
+          largeT[key] = large[mags]!;
+          smallT[key] = total - large[mags]!;
+        }
       }
     }
-    const limit = Math.max(1, options.limit);
-    const topIds = new Int32Array(limit);
-    const topScores = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
-    let kept = 0;
+    // Every candidate's estimate, then the best `limit` of them (a partial sort).
+    const candidateIds = new Int32Array(wanted + (histogram[cutoff] ?? 0));
+    const candidateScores = new Float32Array(candidateIds.length);
+    let n = 0;
     for (let p = 0, first = 0; first < used; p++, first += PAGE_SLOTS) {
       const { bits, mags, lows, highs, ids } = this.pages[p]!;
       const count = Math.min(PAGE_SLOTS, used - first);
       for (let at = 0; at < count; at++) {
-        if (distance[first + at]! > cutoff) continue;
+        if (distance[first + at]! > cutoff || n === candidateIds.length) continue;
         let s = 0;
         let l = 0;
         for (let w = 0, base = at * words, t = 0; w < words; w++) {
@@ -309,24 +313,44 @@ export class VectorIndex {
             l += largeT[t + key]!;
           }
         }
-        const score = s * lows[at]! + l * highs[at]!;
-        if (kept === limit && score <= topScores[limit - 1]!) continue;
-        let slot = kept < limit ? kept++ : limit - 1;
-        while (slot > 0 && topScores[slot - 1]! < score) {
-          topScores[slot] = topScores[slot - 1]!;
-          topIds[slot] = topIds[slot - 1]!;
-          slot--;
-        }
-        topScores[slot] = score;
-        topIds[slot] = ids[at]!;
+        candidateIds[n] = ids[at]!;
+        candidateScores[n] = s * lows[at]! + l * highs[at]!;
+        n++;
       }
     }
-    const hits: VectorHit[] = [];
-    for (let i = 0; i < kept; i++) hits.push({ id: topIds[i]!, cosine: topScores[i]! });
-    return hits;
+    const order = Array.from({ length: n }, (_, i) => i);
+    const limit = Math.max(1, options.limit);
+    const best = n > limit ? selectTop(order, candidateScores, limit) : order;
+    best.sort((a, b) => candidateScores[b]! - candidateScores[a]!);
+    return best.map((i) => ({ id: candidateIds[i]!, cosine: candidateScores[i]! }));
   }
 }
 
+/** The `k` indexes of highest score, in no order (Hoare quickselect on `order`, which it reorders). */
+function selectTop(order: number[], scores: Float32Array, k: number): number[] {
+  let lo = 0;
+  let hi = order.length - 1;
+  while (lo < hi) {
+    const pivot = scores[order[(lo + hi) >> 1]!]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (scores[order[i]!]! > pivot) i++;
+      while (scores[order[j]!]! < pivot) j--;
+      if (i <= j) {
+        const swap = order[i]!;
+        order[i] = order[j]!;
+        order[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else break;
+  }
+  return order.slice(0, k);
+}
 /**
  * A vector from SQLite's `hex(embedding)` (the column's float32 bytes as hex),
  * decoded into `into` (reused by the caller) without allocating. Scans that read
