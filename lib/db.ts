@@ -15,6 +15,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 import { Mutex } from "async-mutex";
 import type Database from "better-sqlite3";
 import { databaseFile } from "./config/database-url";
+import { startWalCheckpointer } from "./db-checkpointer";
 import { PrismaClient } from "./generated/prisma/client";
 
 type Shared = { prisma: PrismaClient; adapter: Promise<SqlDriverAdapter & { client: Database.Database }>; lock: Mutex };
@@ -47,6 +48,8 @@ function createShared(): Shared {
     // file back after a checkpoint when one large write made it grow past that.
     client.pragma("wal_autocheckpoint = 10000");
     client.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+    // The checkpoints themselves run on a thread of their own (lib/db-checkpointer.ts).
+    if (process.env.SWARMDECK_WAL_CHECKPOINTER !== "off") startWalCheckpointer(file);
 
     withClient.queryRaw = locked(lock, raw.queryRaw.bind(raw));
     withClient.executeRaw = locked(lock, raw.executeRaw.bind(raw));
