@@ -84,11 +84,19 @@ describe("workers in a real repository", { timeout: 180_000 }, () => {
       expect(task.output).toMatch(/merged task-\S+ into main at [0-9a-f]{12}/);
     }
 
-    // main: the project's files byte-for-byte, plus exactly the four code changes.
+    // main: the project's files byte-for-byte, plus exactly one code change per task
+    // these two workers completed: the four above, and any pool task another test
+    // file left on the shared server that one of them took after its own.
     expectProjectFilesUntouched();
+    const completed: string[] = [];
+    for (const agent of [ada, bob]) {
+      const { body } = await call(target, "GET", `/api/v1/tasks?agentId=${agent.id}&status=completed&limit=100`);
+      completed.push(...body.tasks.map((task: { id: string }) => task.id));
+    }
+    expect(completed).toEqual(expect.arrayContaining(tasks));
     const changed = sh(origin, "diff", "--name-only", `${seedSha}..main`).split("\n").sort();
-    expect(changed).toEqual(tasks.map((id) => `change-${id}.txt`).sort());
-    expect(sh(origin, "log", "--format=%s", `${seedSha}..main`).split("\n")).toHaveLength(4);
+    expect(changed).toEqual(completed.map((id) => `change-${id}.txt`).sort());
+    expect(sh(origin, "log", "--format=%s", `${seedSha}..main`).split("\n")).toHaveLength(completed.length);
 
     // The agents' own edits reached the app as new versions (power profile: applied), not the repository.
     for (const [agent, own] of [
