@@ -22,6 +22,7 @@ import { SlotMap } from "./slot-map";
 
 export type VectorFilter = IndexFilter;
 
+/** `cosine`: the index's estimate from search(); exact from nearestMemories (search-index.ts). */
 export type VectorHit = { id: number; cosine: number };
 
 /** Set bits of every 16-bit value: two table reads per word beat the SWAR popcount in V8. */
