@@ -31,6 +31,24 @@ async function paste(text: string) {
   }, text);
 }
 
+/**
+ * Replaces the focused editor's text with `text` by select-all and paste, and waits
+ * until the editor shows `marker` (a word of `text`) on a line of its own making.
+ * On a slow machine a paste dispatched while Monaco is still moving focus to its
+ * input after a tab switch can land nowhere; the editor is emptied first, so a
+ * paste that did not land is seen (and made again) instead of typed over.
+ */
+async function replaceByPaste(scope: string, text: string, marker: string) {
+  const lines = page.locator(`${scope} .monaco-editor .view-lines`).first();
+  await expect(async () => {
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.press("Delete");
+    await expect(lines).not.toContainText(marker, { timeout: 2_000 });
+    await paste(text);
+    await expect(lines).toContainText(marker, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 // Plain prose and commands: nothing an editor would auto-close or auto-indent.
 const TYPED = "\n## Discipline\n\nAlways run the tests before saying done.\nPrefer small commits with clear messages.\n";
 
@@ -39,8 +57,7 @@ test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exa
   await page.goto(`/agents/${agent.id}/identity`);
   await focusEditor("[data-testid=identity-editor]");
   const pasted = "# SOUL.md\n\nI am careful and precise.\nI keep answers short.\n";
-  await page.keyboard.press("ControlOrMeta+A");
-  await paste(pasted);
+  await replaceByPaste("[data-testid=identity-editor]", pasted, "careful");
   await page.keyboard.type(TYPED, { delay: 2 });
   await page.keyboard.type("Done.", { delay: 0 });
   await page.keyboard.press("ControlOrMeta+S");
@@ -51,8 +68,7 @@ test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exa
   await page.getByTestId("identity-tab-capabilities").click();
   const before = (await identityFile(agent.id, "capabilities")).content;
   await focusEditor("[data-testid=identity-editor]");
-  await page.keyboard.press("ControlOrMeta+A");
-  await paste(`${before.trimEnd()}\n`);
+  await replaceByPaste("[data-testid=identity-editor]", `${before.trimEnd()}\n`, "capabilities.yaml");
   await page.keyboard.type("# checked by the e2e suite\n# typed at machine speed", { delay: 1 });
   await page.getByTestId("identity-save").click();
   await expect(page.getByText("Saved capabilities.yaml")).toBeVisible();
