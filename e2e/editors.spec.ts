@@ -107,7 +107,12 @@ test("proposal edit: typed at machine speed, approved edited, applied exactly", 
   await expect(page.getByTestId("proposal-review")).toContainText(agent.name);
   await focusEditor("[data-testid=proposal-diff] .modified");
   await page.keyboard.press("ControlOrMeta+End");
-  await paste("Pasted: the user reads on a phone.\n");
+  // Typed only once the paste shows (pasted again if it landed nowhere, as on a slow machine).
+  const modified = page.locator("[data-testid=proposal-diff] .modified .view-lines");
+  await expect(async () => {
+    if (!(await modified.textContent())?.includes("Pasted:")) await paste("Pasted: the user reads on a phone.\n");
+    await expect(modified).toContainText("Pasted:", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await page.keyboard.type(TYPED, { delay: 1 });
   await expect(page.getByTestId("approve-proposal")).toHaveText("Approve edited");
   await page.getByTestId("approve-proposal").click();
