@@ -6,7 +6,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The worker and the scripts are plain Node programs; the app never imports them.
   typescript: { ignoreBuildErrors: false },
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "esbuild"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "esbuild"],
   async headers() {
     return [
       {

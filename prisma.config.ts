@@ -1,11 +1,14 @@
-// Prisma CLI configuration: the JS schema engine through the better-sqlite3
-// driver adapter, so generate and migrate work with no engine download.
-// The wrappers below work around three bugs of that engine (SETUP-NOTES.md).
+// Prisma CLI configuration: the JS schema engine through a driver adapter, so
+// generate and migrate work with no engine download. DATABASE_URL chooses the
+// store: SQLite (prisma/schema.prisma, prisma/migrations, better-sqlite3) or
+// PostgreSQL (prisma/postgresql/, the pg adapter). The wrappers below work
+// around bugs of that engine (SETUP-NOTES.md, docs/postgresql.md).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { defineConfig } from "prisma/config";
-import { databaseFile } from "./lib/config/database-url";
+import { databaseTarget } from "./lib/config/database-url";
 
 type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 
@@ -44,13 +47,55 @@ function patchAdapter(adapter: Adapter): Adapter {
   return adapter;
 }
 
+type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+type PgResult = { fields: Array<{ dataTypeID: number }> };
+type WithIO = { performIO(query: unknown): Promise<PgResult> };
+
+// PostgreSQL catalog types the adapter cannot read, and the text types they read as.
+const AS_TEXT = new Map([
+  [19, 25], // name -> text
+  [18, 25], // "char" -> text
+  [1003, 1009], // name[] -> text[]
+  [1002, 1009], // "char"[] -> text[]
+]);
+
+/** Bug 4: the schema engine reads catalog columns of type `name`, which the pg adapter refuses. */
+function readCatalogTypesAsText<T extends object>(queryable: T): T {
+  const io = queryable as unknown as WithIO;
+  const performIO = io.performIO.bind(io);
+  io.performIO = async (query) => {
+    const result = await performIO(query);
+    for (const field of result.fields) field.dataTypeID = AS_TEXT.get(field.dataTypeID) ?? field.dataTypeID;
+    return result;
+  };
+  return queryable;
+}
+
+function patchPgAdapter(adapter: PgAdapter): PgAdapter {
+  readCatalogTypesAsText(adapter);
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => readCatalogTypesAsText(await startTransaction(isolationLevel));
+  return adapter;
+}
+
+const target = databaseTarget();
+const folder = target.kind === "postgresql" ? path.join("prisma", "postgresql") : "prisma";
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "schema.prisma"),
-  migrations: { path: path.join("prisma", "migrations"), seed: "tsx prisma/seed.ts" },
+  schema: path.join(folder, "schema.prisma"),
+  migrations: { path: path.join(folder, "migrations"), seed: "tsx prisma/seed.ts" },
   async adapter() {
-    const file = databaseFile();
+    if (target.kind === "postgresql") {
+      const factory = new PrismaPg({ connectionString: target.url });
+      const connect = factory.connect.bind(factory);
+      const connectToShadowDb = factory.connectToShadowDb.bind(factory);
+      factory.connect = async () => patchPgAdapter(await connect());
+      factory.connectToShadowDb = async () => patchPgAdapter(await connectToShadowDb());
+      return factory;
+    }
+    const file = target.file;
     mkdirSync(path.dirname(file), { recursive: true });
     const factory = new PrismaBetterSQLite3({ url: `file:${file}` }, { timestampFormat: "unixepoch-ms" });
     const connect = factory.connect.bind(factory);

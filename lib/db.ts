@@ -1,5 +1,8 @@
 // The one database connection of the app process, shared by Prisma and by the
 // raw SQL of the hot paths (task dispatch, memory search, metrics rollups).
+// DATABASE_URL chooses the store: the embedded SQLite file (this file's
+// connection, `withSqlite`, `writeTransaction`) or PostgreSQL (Prisma over the
+// pool of lib/pg.ts; raw SQL through lib/pg.ts in the `*.pg.ts` twins).
 //
 // Why one connection and one lock: better-sqlite3 is synchronous, and Prisma's
 // adapter lets a query made outside an interactive transaction run *inside*
@@ -11,16 +14,30 @@ import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import { Mutex } from "async-mutex";
 import type Database from "better-sqlite3";
-import { databaseFile } from "./config/database-url";
+import { type DatabaseKind, databaseFile, databaseKind } from "./config/database-url";
 import { startWalCheckpointer } from "./db-checkpointer";
 import { PrismaClient } from "./generated/prisma/client";
+import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
+import { pgPool } from "./pg";
 
 type Shared = { prisma: PrismaClient; adapter: Promise<SqlDriverAdapter & { client: Database.Database }>; lock: Mutex };
 
-const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared };
+const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared; swarmdeckPgPrisma?: PrismaClient; swarmdeckStore?: DatabaseKind };
+
+/** The store this process serves from (DATABASE_URL, read once). */
+export function storeKind(): DatabaseKind {
+  globalForDb.swarmdeckStore ??= databaseKind();
+  return globalForDb.swarmdeckStore;
+}
+
+/** True on the PostgreSQL store: the `*.pg.ts` twins serve the raw SQL paths. */
+export function usesPostgres(): boolean {
+  return storeKind() === "postgresql";
+}
 
 function locked<A extends unknown[], R>(lock: Mutex, fn: (...args: A) => Promise<R>) {
   return (...args: A) => lock.runExclusive(() => fn(...args));
@@ -95,14 +112,27 @@ function createShared(): Shared {
 }
 
 function shared(): Shared {
+  if (usesPostgres()) {
+    throw new Error("SQLite-only code ran on the PostgreSQL store: this path needs its PostgreSQL twin (a *.pg.ts file)");
+  }
   globalForDb.swarmdeckDb ??= createShared();
   return globalForDb.swarmdeckDb;
+}
+
+/**
+ * The PostgreSQL store's Prisma client, over the pool of lib/pg.ts. Its models
+ * are those of prisma/schema.prisma (prisma/postgresql/schema.prisma is generated
+ * from it), so it is typed as the SQLite client the app is written against.
+ */
+function pgPrisma(): PrismaClient {
+  globalForDb.swarmdeckPgPrisma ??= new PgPrismaClient({ adapter: new PrismaPg(pgPool()) }) as unknown as PrismaClient;
+  return globalForDb.swarmdeckPgPrisma;
 }
 
 /** The Prisma client (a singleton across hot reloads). */
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, property) {
-    const client = shared().prisma;
+    const client = usesPostgres() ? pgPrisma() : shared().prisma;
     const value = Reflect.get(client, property, client);
     return typeof value === "function" ? value.bind(client) : value;
   },

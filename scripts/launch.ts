@@ -81,7 +81,10 @@ export function ensureSemanticData(log = console.log): void {
  */
 function migrationsApplied(env: NodeJS.ProcessEnv): boolean {
   try {
-    const file = databaseTarget(env.DATABASE_URL).file;
+    const target = databaseTarget(env.DATABASE_URL);
+    // PostgreSQL: the CLI asks the server (a second at most).
+    if (target.kind !== "sqlite") return false;
+    const file = target.file;
     if (!existsSync(file)) return false;
     const folders = readdirSync(path.join(ROOT, "prisma", "migrations")).filter((name) => /^\d{14}_/.test(name));
     const sqlite = new Database(file, { readonly: true, fileMustExist: true });

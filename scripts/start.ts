@@ -3,7 +3,7 @@
 // `start.ts --prepare` from scripts/start.mjs, which then serves in its own
 // process; `npm run dev` runs it and then `next dev`; on its own it starts the
 // production server as a child.
-import { databaseFile } from "../lib/config/database-url";
+import { databaseTarget, redactedDatabaseUrl } from "../lib/config/database-url";
 import { parseEnv } from "../lib/env";
 import { ensureBuild, ensureSemanticData, migrateDeploy, prepareSecrets, startServer } from "./launch";
 
@@ -17,7 +17,8 @@ async function main() {
   const publicHost = !env.HOSTNAME || env.HOSTNAME === "0.0.0.0" || env.HOSTNAME === "::" ? "localhost" : env.HOSTNAME;
   process.env.NEXTAUTH_URL ??= `http://${publicHost}:${env.PORT}`;
 
-  console.log(`Database: ${databaseFile()}`);
+  const database = databaseTarget();
+  console.log(`Database: ${database.kind === "sqlite" ? database.file : `PostgreSQL ${redactedDatabaseUrl(database.url)}`}`);
   ensureSemanticData();
   if (mode === "start") ensureBuild();
   migrateDeploy();

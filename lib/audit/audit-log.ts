@@ -4,7 +4,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import { prepare, type Tx, withSqlite } from "@/lib/db";
+import { prepare, type Tx, usesPostgres, withSqlite } from "@/lib/db";
+import { ADVISORY } from "@/lib/pg";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -25,7 +26,7 @@ export type AuditInput = {
   data?: Record<string, unknown>;
 };
 
-type Row = {
+export type Row = {
   createdAt: number;
   actorType: string;
   actorId: string | null;
@@ -53,7 +54,7 @@ export function auditHash(prevHash: string, row: Row): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-function toRow(input: AuditInput, createdAt: number): Row {
+export function auditRow(input: AuditInput, createdAt: number): Row {
   return {
     createdAt,
     actorType: input.actor.type,
@@ -69,8 +70,10 @@ function toRow(input: AuditInput, createdAt: number): Row {
 
 /** Appends an event inside a Prisma transaction (the same one as the change it records). */
 export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
+  // PostgreSQL: appends from every instance line up behind one lock (audit-log.pg.ts).
+  if (usesPostgres()) await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", ADVISORY.auditChain);
   const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
-  const row = toRow(input, Date.now());
+  const row = auditRow(input, Date.now());
   const hash = auditHash(last?.hash ?? GENESIS_HASH, row);
   await tx.auditEvent.create({
     data: { ...row, createdAt: new Date(row.createdAt), prevHash: last?.hash ?? GENESIS_HASH, hash },
@@ -81,7 +84,7 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
 export function appendAuditSync(sqlite: Database.Database, input: AuditInput): void {
   const last = prepare(sqlite, "SELECT hash FROM AuditEvent ORDER BY id DESC LIMIT 1").get() as { hash: string } | undefined;
   const prevHash = last?.hash ?? GENESIS_HASH;
-  const row = toRow(input, Date.now());
+  const row = auditRow(input, Date.now());
   prepare(
     sqlite,
     `INSERT INTO AuditEvent (createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, prevHash, hash)
@@ -92,7 +95,8 @@ export function appendAuditSync(sqlite: Database.Database, input: AuditInput): v
 export type VerifyResult = { ok: boolean; checked: number; brokenAt: number | null };
 
 /** Recomputes the whole chain in id order. */
-export function verifyAuditChain(): Promise<VerifyResult> {
+export async function verifyAuditChain(): Promise<VerifyResult> {
+  if (usesPostgres()) return (await import("./audit-log.pg")).verifyAuditChainPg();
   return withSqlite((sqlite) => {
     let prevHash = GENESIS_HASH;
     let checked = 0;

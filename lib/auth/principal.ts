@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/audit/audit-log";
 import { authSecret } from "@/lib/config/secrets";
 import type { UserRole } from "@/lib/contracts/common";
 import { WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { usesSecureCookies } from "./cookies";
@@ -57,20 +57,11 @@ export async function authenticateOperator(req: ApiRequest): Promise<OperatorPri
     // statement, not a Prisma query with an include (~several ms of query
     // compilation and row mapping per request).
     const tokenHash = hashToken(token);
-    const row = await withSqlite(
-      (sqlite) =>
-        prepare(
-          sqlite,
-          `SELECT t.id, t.userId, t.lastUsedAt, t.revokedAt, u.email, u.role, u.disabledAt
-           FROM ApiToken t JOIN User u ON u.id = t.userId WHERE t.tokenHash = ?`,
-        ).get(tokenHash) as ApiTokenRow | undefined,
-    );
+    const row = await (await tokenRows()).apiToken(tokenHash);
     if (!row || row.revokedAt !== null || row.disabledAt !== null || !isUserRole(row.role)) {
       throw new ApiError("unauthorized", "The API token is not valid or was revoked");
     }
-    touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), () =>
-      withSqlite((sqlite) => prepare(sqlite, "UPDATE ApiToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), row.id)),
-    );
+    touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), async () => (await tokenRows()).touchApiToken(row.id));
     return { kind: "api_token", userId: row.userId, email: row.email, role: row.role, tokenId: row.id, sessionId: null };
   }
   // next-auth reads the session cookie through NextRequest's cookie API. A plain
@@ -110,19 +101,10 @@ export async function authenticateWorker(req: ApiRequest): Promise<WorkerPrincip
   // Every worker call (polls, heartbeats) passes here: one cached raw statement,
   // not a Prisma query (whose per-call query compilation cost more than the claim itself).
   const tokenHash = hashToken(token);
-  const row = await withSqlite(
-    (sqlite) =>
-      prepare(
-        sqlite,
-        `SELECT w.id, w.lastUsedAt, w.revokedAt, a.id AS agentId, a.name, a.role, a.securityProfile, a.archivedAt
-         FROM WorkerToken w JOIN Agent a ON a.id = w.agentId WHERE w.tokenHash = ?`,
-      ).get(tokenHash) as WorkerTokenRow | undefined,
-  );
+  const row = await (await tokenRows()).workerToken(tokenHash);
   if (!row || row.revokedAt !== null || row.archivedAt !== null)
     throw new ApiError("unauthorized", "The worker token is not valid or was revoked");
-  touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), () =>
-    withSqlite((sqlite) => prepare(sqlite, "UPDATE WorkerToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), row.id)),
-  );
+  touchLater(row.lastUsedAt === null ? null : new Date(row.lastUsedAt), async () => (await tokenRows()).touchWorkerToken(row.id));
   return {
     kind: "worker",
     tokenId: row.id,
@@ -135,7 +117,43 @@ export async function authenticateWorker(req: ApiRequest): Promise<WorkerPrincip
   };
 }
 
-type ApiTokenRow = {
+/** The token lookups every request makes, on either store (the PostgreSQL twin: principal.pg.ts). */
+export type TokenRows = {
+  apiToken(tokenHash: string): Promise<ApiTokenRow | undefined>;
+  touchApiToken(id: string): Promise<unknown>;
+  workerToken(tokenHash: string): Promise<WorkerTokenRow | undefined>;
+  touchWorkerToken(id: string): Promise<unknown>;
+};
+
+const sqliteTokenRows: TokenRows = {
+  apiToken: (tokenHash) =>
+    withSqlite(
+      (sqlite) =>
+        prepare(
+          sqlite,
+          `SELECT t.id, t.userId, t.lastUsedAt, t.revokedAt, u.email, u.role, u.disabledAt
+           FROM ApiToken t JOIN User u ON u.id = t.userId WHERE t.tokenHash = ?`,
+        ).get(tokenHash) as ApiTokenRow | undefined,
+    ),
+  touchApiToken: (id) => withSqlite((sqlite) => prepare(sqlite, "UPDATE ApiToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), id)),
+  workerToken: (tokenHash) =>
+    withSqlite(
+      (sqlite) =>
+        prepare(
+          sqlite,
+          `SELECT w.id, w.lastUsedAt, w.revokedAt, a.id AS agentId, a.name, a.role, a.securityProfile, a.archivedAt
+           FROM WorkerToken w JOIN Agent a ON a.id = w.agentId WHERE w.tokenHash = ?`,
+        ).get(tokenHash) as WorkerTokenRow | undefined,
+    ),
+  touchWorkerToken: (id) =>
+    withSqlite((sqlite) => prepare(sqlite, "UPDATE WorkerToken SET lastUsedAt = ? WHERE id = ?").run(Date.now(), id)),
+};
+
+async function tokenRows(): Promise<TokenRows> {
+  return usesPostgres() ? (await import("./principal.pg")).pgTokenRows : sqliteTokenRows;
+}
+
+export type ApiTokenRow = {
   id: string;
   userId: string;
   lastUsedAt: number | null;
@@ -145,7 +163,7 @@ type ApiTokenRow = {
   disabledAt: number | null;
 };
 
-type WorkerTokenRow = {
+export type WorkerTokenRow = {
   id: string;
   lastUsedAt: number | null;
   revokedAt: number | null;

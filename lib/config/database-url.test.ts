@@ -2,7 +2,7 @@
 // refused before anything touches the disk, without echoing its password.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { databaseTarget, UnsupportedDatabaseUrlError } from "./database-url";
+import { databaseTarget, redactedDatabaseUrl, UnsupportedDatabaseUrlError } from "./database-url";
 
 describe("databaseTarget", () => {
   it("takes file: URLs, absolute or relative to the working directory", () => {
@@ -11,24 +11,28 @@ describe("databaseTarget", () => {
   });
 
   it("defaults to data/swarmdeck.db when unset or blank", () => {
-    expect(databaseTarget(undefined).file).toBe(path.resolve("data", "swarmdeck.db"));
-    expect(databaseTarget("   ").file).toBe(path.resolve("data", "swarmdeck.db"));
+    expect(databaseTarget(undefined)).toEqual({ kind: "sqlite", file: path.resolve("data", "swarmdeck.db") });
+    expect(databaseTarget("   ")).toEqual({ kind: "sqlite", file: path.resolve("data", "swarmdeck.db") });
   });
 
-  it("refuses a PostgreSQL URL with a message that names the scheme and never the password", () => {
+  it("takes a postgres:// or postgresql:// URL as the PostgreSQL store, and never shows its password", () => {
     for (const url of ["postgres://swarm:hunter2secret@db.internal:5432/swarm", "postgresql://swarm:hunter2secret@db/swarm"]) {
-      let caught: unknown;
-      try {
-        databaseTarget(url);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(UnsupportedDatabaseUrlError);
-      const message = (caught as Error).message;
-      expect(message).toMatch(/postgres(ql)?:/);
-      expect(message).toContain("PostgreSQL");
-      expect(message).not.toContain("hunter2secret");
+      expect(databaseTarget(url)).toEqual({ kind: "postgresql", url });
+      expect(redactedDatabaseUrl(url)).not.toContain("hunter2secret");
+      expect(redactedDatabaseUrl(url)).toMatch(/^postgres(ql)?:\/\/swarm:\*\*\*@db/);
     }
+  });
+
+  it("refuses a PostgreSQL URL it cannot parse, naming the scheme and never the password", () => {
+    let caught: unknown;
+    try {
+      databaseTarget("postgres://swarm:hunter2secret@[db/swarm");
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UnsupportedDatabaseUrlError);
+    expect((caught as Error).message).toContain("postgres:");
+    expect((caught as Error).message).not.toContain("hunter2secret");
   });
 
   it("refuses other database and network URLs, with or without //", () => {

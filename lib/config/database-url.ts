@@ -1,20 +1,24 @@
 // Where the database lives. DATABASE_URL is "file:/abs/path.db", "file:./rel.db"
-// (relative to the working directory) or a plain path; unset means
-// ./data/swarmdeck.db. Anything else (postgres://, mysql://, ...) is refused with
-// a message that names only the scheme: a URL's password must never end up in a
-// log line or, as it once did, in a folder name of a "relative SQLite path".
+// (relative to the working directory) or a plain path for the embedded SQLite
+// store (unset means ./data/swarmdeck.db), or "postgres://..." /
+// "postgresql://..." for the PostgreSQL store (docs/postgresql.md). Anything else
+// (mysql://, ...) is refused with a message that names only the scheme: a URL's
+// password must never end up in a log line or, as it once did, in a folder name
+// of a "relative SQLite path".
 import path from "node:path";
 
 export const DEFAULT_DATA_DIR = "data";
 
-export type DatabaseKind = "sqlite";
+export type DatabaseKind = "sqlite" | "postgresql";
+
+export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgresql"; url: string };
 
 export class UnsupportedDatabaseUrlError extends Error {
   constructor(readonly scheme: string) {
     super(
       `DATABASE_URL uses "${scheme}:", which this version of Swarmdeck cannot serve. ` +
-        (/^postgres(ql)?$/i.test(scheme) ? "PostgreSQL is not supported yet (docs/postgresql.md says what stands). " : "") +
-        'Use a SQLite file: DATABASE_URL="file:/path/to/swarmdeck.db", or leave it unset for ./data/swarmdeck.db.',
+        'Use a SQLite file (DATABASE_URL="file:/path/to/swarmdeck.db", or leave it unset for ./data/swarmdeck.db) ' +
+        'or PostgreSQL (DATABASE_URL="postgresql://user:password@host:5432/database").',
     );
     this.name = "UnsupportedDatabaseUrlError";
   }
@@ -29,16 +33,38 @@ export function dataDir(): string {
 }
 
 /** The database the app serves from, or an UnsupportedDatabaseUrlError. */
-export function databaseTarget(url = process.env.DATABASE_URL): { kind: DatabaseKind; file: string } {
+export function databaseTarget(url = process.env.DATABASE_URL): DatabaseTarget {
   const value = url?.trim();
   if (!value) return { kind: "sqlite", file: path.join(dataDir(), "swarmdeck.db") };
   if (value.startsWith("file:")) return { kind: "sqlite", file: path.resolve(/*turbopackIgnore: true*/ value.slice(5)) };
   const [, scheme, slashes] = URL_SCHEME.exec(value) ?? [];
+  if (scheme && slashes && /^postgres(ql)?$/i.test(scheme)) {
+    if (!URL.canParse(value)) throw new UnsupportedDatabaseUrlError(scheme);
+    return { kind: "postgresql", url: value };
+  }
   if (scheme && (slashes || KNOWN_SCHEMES.test(scheme))) throw new UnsupportedDatabaseUrlError(scheme);
   return { kind: "sqlite", file: path.resolve(/*turbopackIgnore: true*/ value) };
 }
 
-/** The database file's absolute path. */
+/** The kind of store DATABASE_URL chooses. */
+export function databaseKind(): DatabaseKind {
+  return databaseTarget().kind;
+}
+
+/** The SQLite database file's absolute path (an error on the PostgreSQL store). */
 export function databaseFile(): string {
-  return databaseTarget().file;
+  const target = databaseTarget();
+  if (target.kind !== "sqlite") throw new Error("DATABASE_URL names a PostgreSQL database, not a SQLite file");
+  return target.file;
+}
+
+/** The URL with its password replaced, for log lines and messages. */
+export function redactedDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
 }

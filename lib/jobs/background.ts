@@ -1,7 +1,10 @@
 // Background work inside the app process (started once from instrumentation.ts):
 // each domain registers a start function here. Jobs must tolerate several app
-// processes (they coordinate through the database, never through memory).
+// processes (they coordinate through the database, never through memory); a
+// periodic job runs once per cluster, on the instance that leads (leader.ts),
+// unless it keeps this instance's own state in step (`everyInstance`).
 import "server-only";
+import { isLeader } from "./leader";
 
 type Job = { name: string; start: () => () => void };
 
@@ -15,7 +18,14 @@ export function registerJob(job: Job): void {
  * A job that runs `run` every `everyMs` (first after `firstAfterMs`, else after one
  * interval), never two runs at once, logging a failure instead of stopping.
  */
-export function registerPeriodicJob(job: { name: string; everyMs: number; firstAfterMs?: number; run: () => Promise<unknown> }): void {
+export function registerPeriodicJob(job: {
+  name: string;
+  everyMs: number;
+  firstAfterMs?: number;
+  /** Runs on every instance (in-process state), not only on the leader. */
+  everyInstance?: boolean;
+  run: () => Promise<unknown>;
+}): void {
   registerJob({
     name: job.name,
     start() {
@@ -24,7 +34,7 @@ export function registerPeriodicJob(job: { name: string; everyMs: number; firstA
         if (running) return;
         running = true;
         try {
-          await job.run();
+          if (job.everyInstance || (await isLeader())) await job.run();
         } catch (error) {
           console.error(`[swarmdeck] background job ${job.name} failed:`, error);
         } finally {

@@ -4,7 +4,16 @@ import { startTestServer } from "./test-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    server: { baseUrl: string; dbFile: string; dataDir: string; adminEmail: string; adminPassword: string; adminToken: string };
+    server: {
+      baseUrl: string;
+      store: "sqlite" | "postgresql";
+      databaseUrl: string;
+      dbFile: string;
+      dataDir: string;
+      adminEmail: string;
+      adminPassword: string;
+      adminToken: string;
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 // Starts the real app (the production server `npm start` runs, on the production build) against a fresh
-// temporary SQLite database, exactly as `npm start` would, for HTTP and browser tests.
+// temporary database, exactly as `npm start` would, for HTTP and browser tests: a SQLite file, or a new
+// database on a PostgreSQL server when SWARMDECK_TEST_STORE=postgresql (tests/support/test-db.ts).
 import { type ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,11 +8,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuild, ensureSemanticData, migrateDeploy, startServer } from "../../scripts/launch";
+import { createPostgresDatabase, type TestStore, testStore } from "./test-db";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 export type TestServer = {
   baseUrl: string;
+  /** The store it serves from, and its DATABASE_URL (open it with openTestDb from test-db.ts). */
+  store: TestStore;
+  databaseUrl: string;
+  /** The SQLite file (on the PostgreSQL store: a file that is never created). */
   dbFile: string;
   dataDir: string;
   adminEmail: string;
@@ -52,12 +58,16 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 6
  * folder (a restart on the same database) and `keepData` leaves it on stop.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; quiet?: boolean; dataDir?: string; keepData?: boolean } = {},
+  options: { env?: Record<string, string>; quiet?: boolean; dataDir?: string; keepData?: boolean; databaseUrl?: string } = {},
 ): Promise<TestServer> {
   ensureSemanticData();
   ensureBuild();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
   const dbFile = path.join(dataDir, "test.db");
+  const store = options.databaseUrl ? (options.databaseUrl.startsWith("file:") ? "sqlite" : "postgresql") : testStore();
+  // A restart on the same data (options.databaseUrl given) keeps its database; a new one is dropped on stop.
+  const created = !options.databaseUrl && store === "postgresql" ? await createPostgresDatabase() : undefined;
+  const databaseUrl = options.databaseUrl ?? created?.url ?? `file:${dbFile}`;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const adminEmail = "admin@test.local";
@@ -66,7 +76,7 @@ export async function startTestServer(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
-    DATABASE_URL: `file:${dbFile}`,
+    DATABASE_URL: databaseUrl,
     SWARMDECK_DATA_DIR: dataDir,
     NEXTAUTH_URL: baseUrl,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
@@ -88,6 +98,8 @@ export async function startTestServer(
   await waitForHealth(baseUrl, child);
   return {
     baseUrl,
+    store,
+    databaseUrl,
     dbFile,
     dataDir,
     adminEmail,
@@ -99,7 +111,10 @@ export async function startTestServer(
         child.kill("SIGTERM");
         await exited;
       }
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await created?.drop();
+      }
     },
   };
 }
