@@ -25,11 +25,24 @@ export default defineConfig({
         test: {
           name: "http",
           include: ["tests/**/*.test.ts"],
+          exclude: ["tests/postgresql/**", "**/node_modules/**"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One server, many files: files run one after another so timings stay calm on 2 cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The PostgreSQL store: several app instances on one database, the copy from SQLite (docs/postgresql.md); starts its own servers.
+          name: "postgresql",
+          include: ["tests/postgresql/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

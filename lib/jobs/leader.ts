@@ -24,7 +24,7 @@ async function ask(current: State): Promise<boolean> {
   if (target.kind !== "postgresql") return true;
   try {
     if (!current.client) {
-      const client = new pg.Client({ connectionString: target.url, application_name: "swarmdeck-leader" });
+      const client = new pg.Client({ connectionString: target.url, application_name: `swarmdeck-leader:${process.pid}` });
       client.on("error", (error) => {
         if (current.leading) console.warn(`[swarmdeck] lost the background-jobs lock (${error.message}); another instance takes over`);
         current.leading = false;

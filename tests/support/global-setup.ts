@@ -19,7 +19,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const server = await startTestServer();
-  const { stop, ...info } = server;
+  const { stop, kill, pid, ...info } = server;
   project.provide("server", info);
   return stop;
 }

@@ -23,6 +23,10 @@ export type TestServer = {
   adminEmail: string;
   adminPassword: string;
   adminToken: string;
+  /** The server process's pid (its background-jobs connection is named swarmdeck-leader:<pid>). */
+  pid: number;
+  /** Kills the server process at once (a crash), leaving its data. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -105,8 +109,15 @@ export async function startTestServer(
     adminEmail,
     adminPassword,
     adminToken,
+    pid: child.pid ?? 0,
+    async kill(signal = "SIGKILL") {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await exited;
