@@ -279,3 +279,8 @@ console.log(
     `(counts and digests, identity histories included), audit chain of ${checked} events intact.`,
 );
 console.log(`Serve from it with DATABASE_URL="${redactedDatabaseUrl(target.url)}" (your password in place of ***).`);
+// Secrets the SQLite deployment stored (tool secrets, webhook settings) are encrypted with its key.
+const keyFile = path.join(path.dirname(source.file), "encryption-key");
+if (!process.env.SWARMDECK_ENCRYPTION_KEY && existsSync(keyFile)) {
+  console.log(`Set SWARMDECK_ENCRYPTION_KEY on every instance to the contents of ${keyFile}: the copied secrets are encrypted with it.`);
+}

@@ -2,7 +2,7 @@
 // temporary database, exactly as `npm start` would, for HTTP and browser tests: a SQLite file, or a new
 // database on a PostgreSQL server when SWARMDECK_TEST_STORE=postgresql (tests/support/test-db.ts).
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -57,6 +57,11 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 6
   throw new Error(`the server did not become healthy within ${timeoutMs} ms`);
 }
 
+function sharedSecrets(databaseUrl: string) {
+  const derive = (purpose: string) => createHash("sha256").update(`swarmdeck-test:${purpose}:${databaseUrl}`).digest("base64url");
+  return { NEXTAUTH_SECRET: derive("auth"), SWARMDECK_ENCRYPTION_KEY: derive("encryption") };
+}
+
 /**
  * Options: `env` is added to the server's environment; `dataDir` reuses a data
  * folder (a restart on the same database) and `keepData` leaves it on stop.
@@ -88,6 +93,8 @@ export async function startTestServer(
     SWARMDECK_ADMIN_PASSWORD: adminPassword,
     SWARMDECK_ADMIN_TOKEN: adminToken,
     NEXT_TELEMETRY_DISABLED: "1",
+    // Every instance on one PostgreSQL database shares these (lib/env.ts): derived from its URL.
+    ...(store === "postgresql" ? sharedSecrets(databaseUrl) : {}),
     ...options.env,
   };
   migrateDeploy(env);
