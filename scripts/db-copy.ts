@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { auditHash, GENESIS_HASH } from "../lib/audit/audit-log";
-import { databaseTarget, redactedDatabaseUrl } from "../lib/config/database-url";
+import { databaseTarget, dataDir, redactedDatabaseUrl } from "../lib/config/database-url";
 import { migrateDeploy } from "./launch";
 
 type Column = { name: string; type: string; nullable: boolean };
@@ -280,7 +280,7 @@ console.log(
 );
 console.log(`Serve from it with DATABASE_URL="${redactedDatabaseUrl(target.url)}" (your password in place of ***).`);
 // Secrets the SQLite deployment stored (tool secrets, webhook settings) are encrypted with its key.
-const keyFile = path.join(path.dirname(source.file), "encryption-key");
+const keyFile = path.join(dataDir(), "encryption-key");
 if (!process.env.SWARMDECK_ENCRYPTION_KEY && existsSync(keyFile)) {
   console.log(`Set SWARMDECK_ENCRYPTION_KEY on every instance to the contents of ${keyFile}: the copied secrets are encrypted with it.`);
 }
