@@ -83,7 +83,12 @@ describe("container files", () => {
 
   it("composes the app and two workers, each with its own writable Claude config and workspace, and health checks", () => {
     const { services, volumes } = compose();
-    expect(Object.keys(services).sort()).toEqual(["app", "worker-1", "worker-2"]);
+    const profiled = (name: string) => (services[name].profiles ?? []).length > 0;
+    expect(
+      Object.keys(services)
+        .filter((name) => !profiled(name))
+        .sort(),
+    ).toEqual(["app", "worker-1", "worker-2"]);
     expect(services.app.build.dockerfile).toBe("Dockerfile");
     expect(services.app.volumes).toContain("app-data:/app/data");
     expect(services.app.healthcheck.test.join(" ")).toContain("/api/health");
@@ -92,7 +97,8 @@ describe("container files", () => {
       const worker = services[name];
       expect(worker.build.dockerfile).toBe("worker/Dockerfile");
       expect(worker.depends_on.app.condition).toBe("service_healthy");
-      expect(worker.environment.SWARMDECK_URL).toBe("http://app:3000");
+      // The app by default; the proxy in front of the PostgreSQL instances when SWARMDECK_WORKER_URL says so.
+      expect(worker.environment.SWARMDECK_URL).toBe("${SWARMDECK_WORKER_URL:-http://app:3000}");
       expect(worker.environment.CLAUDE_CONFIG_DIR).toBe("/home/agent/.claude");
       expect(worker.healthcheck.test.join(" ")).toContain("worker.alive");
       // Credentials read-only; the config Claude writes to is a volume of this worker's own.
@@ -107,9 +113,32 @@ describe("container files", () => {
       .map((mount) => mount.split(":")[0]!)
       .filter((source) => /^[a-z0-9-]+$/.test(source));
     for (const name of named) expect(Object.keys(volumes), name).toContain(name);
-    for (const service of Object.values(services)) expect(existsSync(path.join(ROOT, (service as any).build.dockerfile))).toBe(true);
+    for (const service of Object.values(services) as any[])
+      if (service.build) expect(existsSync(path.join(ROOT, service.build.dockerfile))).toBe(true);
     // Every variable the workers read is one the worker or its entrypoint knows.
     const known = `${read("worker/config.ts")}\n${read("worker/entrypoint.sh")}`;
     for (const variable of Object.keys(services["worker-1"].environment)) expect(known, variable).toContain(variable);
+  });
+
+  it("has a postgresql profile: PostgreSQL, two app instances sharing their secrets, and a proxy in front of both", () => {
+    const { services, volumes } = compose();
+    for (const name of ["postgres", "app-pg-1", "app-pg-2", "proxy"]) expect(services[name].profiles).toEqual(["postgresql"]);
+    for (const name of ["app-pg-1", "app-pg-2"]) {
+      const app = services[name];
+      expect(app.build.dockerfile).toBe("Dockerfile");
+      expect(app.environment.DATABASE_URL).toMatch(/^postgresql:\/\/swarmdeck:\$\{POSTGRES_PASSWORD:-\}@postgres:5432\/swarmdeck$/);
+      expect(app.environment.NEXTAUTH_SECRET).toBe("${NEXTAUTH_SECRET:-}");
+      expect(app.environment.SWARMDECK_ENCRYPTION_KEY).toBe("${SWARMDECK_ENCRYPTION_KEY:-}");
+      expect(app.depends_on.postgres.condition).toBe("service_healthy");
+      expect(app.healthcheck.test.join(" ")).toContain("/api/health");
+    }
+    expect(services["app-pg-1"].volumes).not.toEqual(services["app-pg-2"].volumes);
+    expect(Object.keys(volumes)).toContain("postgres-data");
+    // The proxy's configuration is in the repository and sends to both instances.
+    const [config] = (services.proxy.volumes as string[])[0]!.split(":");
+    const nginx = read(config!.replace(/^\.\//, ""));
+    expect(nginx).toContain("server app-pg-1:3000");
+    expect(nginx).toContain("server app-pg-2:3000");
+    expect(nginx).toMatch(/proxy_read_timeout \d+s/);
   });
 });
