@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { startTestServer } from "../tests/support/test-server";
+import pg from "pg";
+import { startTestServer, type TestServer } from "../tests/support/test-server";
 import { keepAliveClient, parseReply } from "./bench-http";
 
 const { values } = parseArgs({
@@ -14,8 +15,19 @@ const { values } = parseArgs({
     profile: { type: "string" },
     /** keep-alive: the tuned node:http client; fetch: plain fetch, as any worker might call; both: one after the other. */
     client: { type: "string", default: "both" },
+    /** sqlite (default) or postgresql (a fresh database on TEST_DATABASE_URL's server). */
+    store: { type: "string", default: "sqlite" },
+    /** App instances on the one database (PostgreSQL); workers are spread over them. */
+    instances: { type: "string", default: "1" },
   },
 });
+const STORE = values.store === "postgresql" ? "postgresql" : "sqlite";
+if (values.store !== STORE) throw new Error(`--store ${values.store}: sqlite or postgresql`);
+const INSTANCES = Number(values.instances);
+if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || (STORE === "sqlite" && INSTANCES > 1)) {
+  throw new Error("--instances N needs --store postgresql for N > 1");
+}
+process.env.SWARMDECK_TEST_STORE = STORE;
 const WORKERS = Number(values.workers);
 const ALL_TASKS = Number(values.tasks);
 const WARM_UP_TASKS = 500;
@@ -28,8 +40,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** The server's processes: those started with this test database in their environment. */
-function serverPids(dbFile: string): number[] {
-  const marker = `DATABASE_URL=file:${dbFile}`;
+function serverPids(databaseUrl: string): number[] {
+  const marker = `DATABASE_URL=${databaseUrl}`;
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -40,6 +52,21 @@ function serverPids(dbFile: string): number[] {
     }
   }
   return pids;
+}
+
+/** PostgreSQL's backend processes serving this database (they do the store's work on PostgreSQL). */
+async function postgresPids(databaseUrl: string): Promise<number[]> {
+  if (STORE !== "postgresql") return [];
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 /** CPU time (user + system) of processes and their threads, in ms. */
@@ -95,17 +122,25 @@ async function run(clientName: "keep-alive" | "fetch") {
   const profile: Record<string, string> = values.profile
     ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
     : {};
-  const server = await startTestServer({ env: { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile } });
+  const env = { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile };
+  const server = await startTestServer({ env });
+  const servers: TestServer[] = [server];
+  while (servers.length < INSTANCES) servers.push(await startTestServer({ env, databaseUrl: server.databaseUrl }));
+  console.log(`Store: ${STORE}, ${INSTANCES} app instance(s); workers are spread over them.`);
   // One kept-alive connection per worker loop (scripts/bench-http.ts).
-  const client = keepAliveClient(server.baseUrl, WORKERS + 4);
-  const call: Call =
-    clientName === "fetch"
-      ? fetchCall(server.baseUrl)
+  const clients = servers.map((s) => keepAliveClient(s.baseUrl, Math.ceil(WORKERS / INSTANCES) + 4));
+  const callOn = (i: number): Call => {
+    const on = servers[i % servers.length] as TestServer;
+    const client = clients[i % clients.length] as ReturnType<typeof keepAliveClient>;
+    return clientName === "fetch"
+      ? fetchCall(on.baseUrl)
       : async (method, path, token, body) => {
           const reply = await client.request(method, path, token, body);
           return { status: reply.status, body: parseReply(reply) };
         };
-  const pids = serverPids(server.dbFile);
+  };
+  const call = callOn(0);
+  let pids = serverPids(server.databaseUrl);
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);
     const agents: Array<{ id: string; token: string }> = [];
@@ -126,9 +161,10 @@ async function run(clientName: "keep-alive" | "fetch") {
       const t0 = performance.now();
       let requests = 0;
       await Promise.all(
-        agents.map(async () => {
+        agents.map(async (_agent, i) => {
+          const callHere = callOn(i);
           while (performance.now() - t0 < floorMs) {
-            await call("GET", "/api/worker/poll", "sdw_not-a-token");
+            await callHere("GET", "/api/worker/poll", "sdw_not-a-token");
             requests += 1;
           }
         }),
@@ -153,7 +189,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       const createMs = performance.now() - create0;
 
       // Open (or refresh) one kept-alive connection per worker loop, as long-polling workers hold them.
-      await Promise.all(agents.map(() => call("GET", "/api/worker/poll", "sdw_warm-up")));
+      await Promise.all(agents.map((_agent, i) => callOn(i)("GET", "/api/worker/poll", "sdw_warm-up")));
+      pids = [...serverPids(server.databaseUrl), ...(await postgresPids(server.databaseUrl))];
 
       const polls: number[] = [];
       const emptyPolls: number[] = [];
@@ -169,7 +206,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       const serverCpu0 = cpuMs(pids);
       const clientCpu0 = process.cpuUsage();
       await Promise.all(
-        agents.map(async ({ token }) => {
+        agents.map(async ({ token }, i) => {
+          const call = callOn(i);
           for (;;) {
             if (cycles >= TASKS) return;
             const t0 = performance.now();
@@ -214,13 +252,14 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  claim+complete cycles/s: ${(cycles / seconds).toFixed(0)}${errors ? `  (errors: ${errors})` : ""}`,
           `  poll     p50 ${ms(percentile(polls, 50))}  p99 ${ms(percentile(polls, 99))}  max ${ms(polls.at(-1) ?? Number.NaN)}  (n=${polls.length}; ${emptyPolls.length} empty polls at the end)`,
           ...(process.env.BENCH_DEBUG ? [`  slow polls: ${slow.join(" ")}`] : []),
-          `  server CPU ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
+          `  server CPU${STORE === "postgresql" ? " (app instances + PostgreSQL backends)" : ""} ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
         ].join("\n"),
       );
     }
   } finally {
-    client.close();
+    for (const client of clients) client.close();
+    for (const s of servers.slice(1)) await s.stop();
     await server.stop();
   }
 }
