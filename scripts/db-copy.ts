@@ -148,8 +148,17 @@ function canonical(value: unknown, column: Column): unknown {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-const all = await tables();
-const { order, deferred } = insertionOrder(all, await foreignKeys());
+// Tables only the PostgreSQL store has (its change log, shared counters) start empty
+// and fill themselves (triggers on the copied rows); the copy leaves them alone.
+const inSqlite = new Set(
+  (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name),
+);
+const everything = await tables();
+const all = everything.filter((table) => inSqlite.has(table.name));
+const { order, deferred } = insertionOrder(
+  all,
+  (await foreignKeys()).filter((key) => inSqlite.has(key.table) && inSqlite.has(key.references)),
+);
 
 const occupied: string[] = [];
 for (const table of order) {

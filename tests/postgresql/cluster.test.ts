@@ -11,9 +11,17 @@ import { createPostgresDatabase, openTestDb, type TestDb } from "../support/test
 import { startTestServer, type TestServer } from "../support/test-server";
 
 const MINUTE = 60_000;
-// The servers' clock (SWARMDECK_CLOCK_OFFSET_MS) starts 20 s before Monday 2030-01-07 09:00 UTC.
-const FIRST_SLOT = Date.parse("2030-01-07T09:00:00.000Z");
+// The servers' clock (SWARMDECK_CLOCK_OFFSET_MS) is set to Monday 2030-01-07 08:30 UTC at the start.
+const SERVER_START = Date.parse("2030-01-07T08:30:00.000Z");
 const INSTANCES = 3;
+let offset = 0;
+
+/** The next whole minute of the servers' clock at least 15 s away, and a daily cron for it. */
+function nextSlot(): { at: number; cron: string } {
+  const at = Math.ceil((Date.now() + offset + 15_000) / MINUTE) * MINUTE;
+  const time = new Date(at);
+  return { at, cron: `${time.getUTCMinutes()} ${time.getUTCHours()} * * *` };
+}
 
 let database: { url: string; drop(): Promise<void> };
 let instances: TestServer[] = [];
@@ -59,13 +67,13 @@ async function createPoolTasks(count: number, prefix: string) {
  * Workers drain the pool through every live instance in turn until `done()`; a
  * worker whose instance died moves on to the next one (as behind a load balancer).
  */
-async function drain(workers: Array<{ id: string; token: string }>, done: () => Promise<boolean>) {
+async function drain(workers: Array<{ id: string; token: string }>, done: (completedBy: Map<string, string[]>) => Promise<boolean>) {
   const completedBy = new Map<string, string[]>();
   const errors: string[] = [];
   await Promise.all(
     workers.map(async (worker, w) => {
       let turn = w;
-      while (!(await done())) {
+      while (!(await done(completedBy))) {
         const servers = live();
         const on = servers[turn++ % servers.length] as TestServer;
         try {
@@ -128,7 +136,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 beforeAll(async () => {
   ensureBuild();
   database = await createPostgresDatabase("swarmdeck_cluster");
-  const offset = FIRST_SLOT - 20_000 - Date.now();
+  offset = SERVER_START - Date.now();
   const env = {
     SWARMDECK_CLOCK_OFFSET_MS: String(offset),
     SWARMDECK_SCHEDULER_TICK_MS: "300",
@@ -156,7 +164,7 @@ describe(`${INSTANCES} app instances on one PostgreSQL database`, () => {
     const workers = await Promise.all(Array.from({ length: 9 }, (_, i) => agentWithToken(`claimer-${i}-${Date.now().toString(36)}`)));
     const ids = await createPoolTasks(120, "Pool task");
     const wanted = new Set(ids);
-    const { completedBy, errors } = await drain(workers, async () => [...wanted].every((id) => completedBy.has(id)));
+    const { completedBy, errors } = await drain(workers, async (done) => [...wanted].every((id) => done.has(id)));
     expect(errors).toEqual([]);
     for (const id of ids) expect(completedBy.get(id)).toHaveLength(1);
     const claims = await sql.all<{ taskId: string; n: number }>(
@@ -192,7 +200,8 @@ describe(`${INSTANCES} app instances on one PostgreSQL database`, () => {
   });
 
   it("fires a due schedule once across the instances, and after SIGKILL of the leader the rest carry on", async () => {
-    // Ten schedules due at the same slot (09:00 server time), each for an agent whose worker has called in.
+    // Ten schedules due at the same slot, each for an agent whose worker has called in.
+    const slot = nextSlot();
     const agents = await Promise.all(Array.from({ length: 10 }, (_, i) => agentWithToken(`sched-${i}-${Date.now().toString(36)}`)));
     const schedules: string[] = [];
     for (const [i, agent] of agents.entries()) {
@@ -205,7 +214,7 @@ describe(`${INSTANCES} app instances on one PostgreSQL database`, () => {
       expect(registered.status).toBe(200);
       const created = await admin("POST", "/api/v1/schedules", {
         name: `Standup ${i}`,
-        cron: "0 9 * * 1",
+        cron: slot.cron,
         enabled: true,
         agentId: agent.id,
         taskTitle: `Standup ${i}`,
@@ -214,12 +223,12 @@ describe(`${INSTANCES} app instances on one PostgreSQL database`, () => {
       expect(created.status).toBe(201);
       schedules.push(created.body.schedule.id);
     }
-    await waitFor(async () => (await Promise.all(schedules.map(runsOf))).every((runs) => runs.length >= 1), "the 09:00 slot");
+    await waitFor(async () => (await Promise.all(schedules.map(runsOf))).every((runs) => runs.length >= 1), "the first slot", 2 * MINUTE);
     // Let every instance's scheduler tick a few more times: still one run and one task each.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     for (const id of schedules) {
       const runs = await runsOf(id);
-      expect(runs.map((run) => run.scheduledFor)).toEqual([new Date(FIRST_SLOT).toISOString()]);
+      expect(runs.map((run) => run.scheduledFor)).toEqual([new Date(slot.at).toISOString()]);
       const tasks = await sql.all<{ id: string }>('SELECT "id" FROM "Task" WHERE "scheduleId" = ?', [id]);
       expect(tasks).toHaveLength(1);
     }
@@ -259,33 +268,40 @@ describe(`${INSTANCES} app instances on one PostgreSQL database`, () => {
     expect(doubles).toEqual([]);
     expect(completedBy.size).toBeGreaterThan(0);
 
-    // Another instance takes the background jobs over, and the 09:01 slot fires once.
+    // Another instance takes the background jobs over, and the next slot fires once.
     const next = await leaderPid();
     expect(next).not.toBe(leader);
     expect(live().map((server) => server.pid)).toContain(next);
+    // Their agents' first tasks are still open, which would skip the slot: close them first.
+    for (const id of schedules.slice(0, 3)) {
+      const [run] = await runsOf(id);
+      expect((await admin("PATCH", `/api/v1/tasks/${run?.taskId}`, { action: "cancel" })).status).toBe(200);
+    }
+    const second = nextSlot();
     const later = await Promise.all(
       agents.slice(0, 3).map((agent, i) =>
         admin("POST", "/api/v1/schedules", {
           name: `After the crash ${i}`,
-          cron: "1 9 * * 1",
+          cron: second.cron,
           enabled: true,
           agentId: agent.id,
           taskTitle: `Late standup ${i}`,
         }),
       ),
     );
-    // Their agents' 09:00 tasks are still open, which would skip the slot: close them first.
-    for (const id of schedules.slice(0, 3)) {
-      const [run] = await runsOf(id);
-      expect((await admin("PATCH", `/api/v1/tasks/${run?.taskId}`, { action: "cancel" })).status).toBe(200);
-    }
     const laterIds = later.map((reply) => {
       expect(reply.status).toBe(201);
       return reply.body.schedule.id as string;
     });
-    await waitFor(async () => (await Promise.all(laterIds.map(runsOf))).every((runs) => runs.length >= 1), "the 09:01 slot", 2 * MINUTE);
+    await waitFor(
+      async () => (await Promise.all(laterIds.map(runsOf))).every((runs) => runs.length >= 1),
+      "the slot after the crash",
+      2 * MINUTE,
+    );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    for (const id of laterIds) expect(await runsOf(id)).toHaveLength(1);
+    for (const id of laterIds) {
+      expect((await runsOf(id)).map((run) => run.scheduledFor)).toEqual([new Date(second.at).toISOString()]);
+    }
 
     const verify = await admin("GET", "/api/v1/audit/verify");
     expect(verify.body).toMatchObject({ ok: true, brokenAt: null });
