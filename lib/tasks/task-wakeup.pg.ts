@@ -17,6 +17,9 @@ import { notifyTasks, wakeAllPolls } from "./task-wakeup";
 
 export const TASKS_CHANNEL = "swarmdeck_tasks";
 
+/** How the listening connections show in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = "swarmdeck-task-listener";
+
 /** Tells this process's notifications apart from the other instances'. */
 const INSTANCE = randomUUID();
 
@@ -58,7 +61,12 @@ function onNotification(message: pg.Notification) {
 function connect(state: Listener): Promise<void> {
   const target = databaseTarget();
   if (target.kind !== "postgresql") return Promise.resolve();
-  const client = new pg.Client({ connectionString: target.url, keepAlive: true, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: target.url,
+    keepAlive: true,
+    connectionTimeoutMillis: 5_000,
+    application_name: LISTENER_APPLICATION_NAME,
+  });
   const dropped = (why: string) => {
     if (state.client !== client) return;
     console.warn(`[swarmdeck] the task listener connection dropped (${why}); reconnecting`);
