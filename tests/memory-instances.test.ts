@@ -5,11 +5,13 @@
 // stored) and with a provider (embedded in the background by the instance that
 // stored it). On SQLite one process serves a database file, so the writer and
 // the reader are the same instance and the same checks hold there.
+import { createHash } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
 import { server } from "./support/client";
-import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
-import { testStore } from "./support/test-db";
+import { type FakeOpenAI, fakeEmbedding, startFakeOpenAI } from "./support/fake-openai";
+import { openTestDb, testStore } from "./support/test-db";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 type Instance = { baseUrl: string; adminToken: string; databaseUrl: string };
@@ -156,3 +158,80 @@ instancesSuite(
   `a provider's background embeddings, ${twoInstances ? "two instances on one PostgreSQL database" : "one instance on SQLite"}`,
   () => providerPair,
 );
+
+describe(`writes from outside the instance, ${twoInstances ? "PostgreSQL" : "SQLite"}`, () => {
+  const ids = async (api: Api, query: string, mode: string) => {
+    const reply = await api.post("/api/v1/memories/search", { query, limit: 20, mode });
+    expect(reply.status).toBe(200);
+    expect(reply.body.mode).toBe(mode);
+    return (reply.body.results as Hit[]).map((hit) => hit.id);
+  };
+
+  if (twoInstances) {
+    it("finds a memory whose transaction commits after a later memory was already seen by the reader", async () => {
+      const { writer, reader } = providerPair;
+      const writerAdmin = apiClient(writer.baseUrl, writer.adminToken);
+      const readerAdmin = apiClient(reader.baseUrl, reader.adminToken);
+      const marker = `slowcommit${Date.now().toString(36)}`;
+      const content = `The ${marker} nightly export waits for the warehouse lock before it copies the ledger.`;
+      // A write whose transaction stays open: its change is numbered now, committed later.
+      const held = new pg.Client({ connectionString: writer.databaseUrl });
+      await held.connect();
+      try {
+        await held.query("BEGIN");
+        const inserted = await held.query<{ id: number }>(
+          `INSERT INTO "Memory" ("scope", "name", "content", "source", "contentHash", "embeddingStatus", "embedding", "embeddingModel",
+             "embeddingDims", "embeddingAttempts", "createdAt", "updatedAt")
+           VALUES ('swarm', $1, $2, 'manual', $3, 'done', $4, 'text-embedding-3-small', 256, 1, now(), now()) RETURNING "id"`,
+          [
+            `Nightly ${marker} export`,
+            content,
+            createHash("sha256").update(content).digest("hex"),
+            Buffer.from(fakeEmbedding(`Nightly ${marker} export\n\n${content}`, 256).buffer),
+          ],
+        );
+        const heldId = inserted.rows[0]!.id;
+        // A later write commits, and the reader catches up past the open one.
+        const later = await writerAdmin.post("/api/v1/memories", {
+          name: `Later ${marker}`,
+          content: `A later ${marker} note.`,
+          scope: "swarm",
+        });
+        expect(later.status).toBe(201);
+        await waitForEmbeddings(writerAdmin, later.body.ids);
+        expect(await ids(readerAdmin, `later ${marker} note`, "vector")).toContain(later.body.ids[0]);
+        expect(await ids(readerAdmin, `${marker} nightly export warehouse`, "vector")).not.toContain(heldId);
+        await held.query("COMMIT");
+        // Committed now: the reader finds it by meaning too (the gap it skipped is asked for again).
+        expect(await ids(readerAdmin, `${marker} nightly export warehouse lock`, "vector")).toContain(heldId);
+        expect(await ids(readerAdmin, `${marker} nightly export warehouse lock`, "keyword")).toContain(heldId);
+      } finally {
+        await held.query("ROLLBACK").catch(() => {});
+        await held.end();
+      }
+    });
+  } else {
+    it("finds a memory another process wrote into the database file: by keyword at once, by meaning once embedded", async () => {
+      const { writer } = providerPair;
+      const admin = apiClient(writer.baseUrl, writer.adminToken);
+      const marker = `filewrite${Date.now().toString(36)}`;
+      const content = `The ${marker} nightly export waits for the warehouse lock before it copies the ledger.`;
+      const db = openTestDb(writer.databaseUrl);
+      let id: number;
+      try {
+        await db.run(
+          `INSERT INTO "Memory" ("scope", "name", "content", "source", "contentHash", "embeddingStatus", "embeddingAttempts", "createdAt", "updatedAt")
+           VALUES ('swarm', ?, ?, 'manual', ?, 'pending', 0, ?, ?)`,
+          [`Nightly ${marker} export`, content, createHash("sha256").update(content).digest("hex"), new Date(), new Date()],
+        );
+        id = (await db.get<{ id: number }>('SELECT "id" FROM "Memory" WHERE "name" = ?', [`Nightly ${marker} export`]))!.id;
+      } finally {
+        await db.close();
+      }
+      expect(await ids(admin, `${marker} nightly export warehouse lock`, "keyword")).toContain(id);
+      // The instance's embedder picks pending rows up (its retry loop), and its vector index gets them.
+      await waitForEmbeddings(admin, [id], 30_000);
+      expect(await ids(admin, `${marker} nightly export warehouse lock`, "vector")).toContain(id);
+    });
+  }
+});
