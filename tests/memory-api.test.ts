@@ -3,14 +3,14 @@
 // app wired to a fake OpenAI-compatible server (the provider's embeddings).
 // A provider's embeddings are computed in the background; the embedded default's
 // as each memory is stored, so it is searchable by meaning once the write is answered.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, agentWithToken, apiClient, waitFor, waitForEmbeddings } from "./fixtures/memory/http";
 import { server } from "./support/client";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
+import { openTestDb } from "./support/test-db";
 import { startTestServer, type TestServer } from "./support/test-server";
 
-type Setup = { baseUrl: string; adminToken: string; dbFile: string; provider: boolean };
+type Setup = { baseUrl: string; adminToken: string; databaseUrl: string; provider: boolean };
 
 function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI | null) {
   describe(label, () => {
@@ -28,12 +28,12 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
     }
 
     beforeAll(async () => {
-      const { baseUrl, adminToken, dbFile } = setup();
+      const { baseUrl, adminToken, databaseUrl } = setup();
       admin = apiClient(baseUrl, adminToken);
       viewerless = apiClient(baseUrl);
-      const a = await agentWithToken(admin, {}, dbFile);
-      const b = await agentWithToken(admin, {}, dbFile);
-      const l = await agentWithToken(admin, { role: "lead" }, dbFile);
+      const a = await agentWithToken(admin, {}, databaseUrl);
+      const b = await agentWithToken(admin, {}, databaseUrl);
+      const l = await agentWithToken(admin, { role: "lead" }, databaseUrl);
       alice = { agent: a.agent, api: apiClient(baseUrl, a.token) };
       bob = { agent: b.agent, api: apiClient(baseUrl, b.token) };
       lead = { agent: l.agent, api: apiClient(baseUrl, l.token) };
@@ -170,21 +170,21 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       const aliceFinds = await alice.api.post("/api/worker/memories/search", { query: "lint before pushing quokka" });
       expect(aliceFinds.body.results.map((r: { id: number }) => r.id)).not.toContain(reply.body.memoryIds[0]);
 
-      const db = new Database(setup().dbFile, { readonly: true });
+      const db = openTestDb(setup().databaseUrl);
       try {
-        const version = db.prepare("SELECT content, authorType FROM IdentityVersion WHERE id = ?").get(reply.body.claudeVersionId) as {
-          content: string;
-          authorType: string;
-        };
-        expect(version.authorType).toBe("lead");
-        expect(version.content).toContain("## Feedback from Lead");
-        expect(version.content).toContain("- (mistake-pattern) Always run the linter before pushing the quokka branch.");
-        const audit = db.prepare("SELECT action FROM AuditEvent WHERE agentId = ? ORDER BY id DESC LIMIT 3").all(bob.agent.id) as {
-          action: string;
-        }[];
+        const version = await db.get<{ content: string; authorType: string }>(
+          'SELECT "content", "authorType" FROM "IdentityVersion" WHERE "id" = ?',
+          [reply.body.claudeVersionId],
+        );
+        expect(version?.authorType).toBe("lead");
+        expect(version?.content).toContain("## Feedback from Lead");
+        expect(version?.content).toContain("- (mistake-pattern) Always run the linter before pushing the quokka branch.");
+        const audit = await db.all<{ action: string }>('SELECT "action" FROM "AuditEvent" WHERE "agentId" = ? ORDER BY "id" DESC LIMIT 3', [
+          bob.agent.id,
+        ]);
         expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(["identity.written", "memory.created"]));
       } finally {
-        db.close();
+        await db.close();
       }
     });
 
@@ -343,6 +343,6 @@ memorySuite(
 );
 memorySuite(
   "memory with a fake OpenAI-compatible provider (hybrid search)",
-  () => ({ baseUrl: second!.baseUrl, adminToken: second!.adminToken, dbFile: second!.dbFile, provider: true }),
+  () => ({ baseUrl: second!.baseUrl, adminToken: second!.adminToken, databaseUrl: second!.databaseUrl, provider: true }),
   () => fake,
 );

@@ -2,9 +2,7 @@
 // paging, read with events, the PATCH actions with their refusals, roles, audit.
 import { describe, expect, it } from "vitest";
 import { admin, client, createAgent } from "./support/client";
-import { agentWithWorker, auditActions, createTask, database, operatorToken, taskRow } from "./tasks-helpers";
-
-const taskCount = () => (database().prepare("SELECT COUNT(*) AS n FROM Task").get() as { n: number }).n;
+import { agentWithWorker, auditActions, createTask, operatorToken, taskCount, taskRow } from "./tasks-helpers";
 
 describe("create", () => {
   it("puts a task without an agent in the pool, unassigned, with an event and an audit entry", async () => {
@@ -28,7 +26,7 @@ describe("create", () => {
     const detail = await admin().get(`/api/v1/tasks/${reply.body.task.id}`);
     expect(detail.body.events).toHaveLength(1);
     expect(detail.body.events[0]).toMatchObject({ type: "created", toStatus: "unassigned", actorType: "api_token" });
-    expect(auditActions(reply.body.task.id)).toEqual(["task.created"]);
+    expect(await auditActions(reply.body.task.id)).toEqual(["task.created"]);
   });
 
   it("makes a task for an agent pending for it", async () => {
@@ -46,7 +44,7 @@ describe("create", () => {
   });
 
   it("refuses an unknown agent or parent (404) and invalid input (400 with details), creating nothing", async () => {
-    const before = taskCount();
+    const before = await taskCount();
     const unknownAgent = await admin().post("/api/v1/tasks", { title: "x", agentId: "no-such-agent" });
     expect(unknownAgent.status).toBe(404);
     expect(unknownAgent.body.error.code).toBe("not_found");
@@ -61,7 +59,7 @@ describe("create", () => {
     expect(extra.status).toBe(400);
     const malformed = await admin().post("/api/v1/tasks", undefined, { raw: '{"title":' });
     expect(malformed.body.error.code).toBe("invalid_json");
-    expect(taskCount()).toBe(before);
+    expect(await taskCount()).toBe(before);
   });
 });
 
@@ -123,12 +121,12 @@ describe("operator actions", () => {
     const reply = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "cancel", reason: "not needed" });
     expect(reply.status).toBe(200);
     expect(reply.body.task.status).toBe("cancelled");
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     const again = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "cancel" });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("already_finished");
-    expect(taskRow(task.id)).toEqual(before);
-    expect(auditActions(task.id)).toEqual(["task.created", "task.cancelled"]);
+    expect(await taskRow(task.id)).toEqual(before);
+    expect(await auditActions(task.id)).toEqual(["task.created", "task.cancelled"]);
   });
 
   it("reassigns to another agent, returns to the pool, and refuses an unknown agent (404)", async () => {
@@ -145,7 +143,7 @@ describe("operator actions", () => {
     expect(pooled.body.task).toMatchObject({ status: "unassigned", agentId: null });
     const twice = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "unassign" });
     expect(twice.status).toBe(409);
-    expect(auditActions(task.id)).toEqual(["task.created", "task.reassigned", "task.unassigned"]);
+    expect(await auditActions(task.id)).toEqual(["task.created", "task.reassigned", "task.unassigned"]);
   });
 
   it("refuses to move a running task (409) but cancels it, and the worker then hears cancelled", async () => {
@@ -155,7 +153,7 @@ describe("operator actions", () => {
     expect((await worker.get("/api/worker/poll")).body.task.id).toBe(task.id);
     expect((await admin().patch(`/api/v1/tasks/${task.id}`, { action: "reassign", agentId: other.id })).status).toBe(409);
     expect((await admin().patch(`/api/v1/tasks/${task.id}`, { action: "unassign" })).status).toBe(409);
-    expect(taskRow(task.id).status).toBe("in_progress");
+    expect((await taskRow(task.id)).status).toBe("in_progress");
     const cancelled = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "cancel" });
     expect(cancelled.body.task.status).toBe("cancelled");
     expect((await worker.post(`/api/worker/tasks/${task.id}/heartbeat`, {})).body.cancelled).toBe(true);
@@ -166,7 +164,7 @@ describe("operator actions", () => {
     const task = await createTask({ title: "flaky", agentId: agent.id });
     const notYet = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "retry" });
     expect(notYet.status).toBe(409);
-    expect(taskRow(task.id).status).toBe("pending");
+    expect((await taskRow(task.id)).status).toBe("pending");
     await worker.get("/api/worker/poll");
     const running = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "retry" });
     expect(running.status).toBe(409);
@@ -180,7 +178,7 @@ describe("operator actions", () => {
     await other.worker.post(`/api/worker/tasks/${completedTask.id}/complete`, { output: "ok" });
     const noRetry = await admin().patch(`/api/v1/tasks/${completedTask.id}`, { action: "retry" });
     expect(noRetry.status).toBe(409);
-    expect(taskRow(completedTask.id).status).toBe("completed");
+    expect((await taskRow(completedTask.id)).status).toBe("completed");
   });
 
   it("keeps each run's output and failure reason when a task is retried", async () => {
@@ -220,27 +218,27 @@ describe("operator actions", () => {
     const task = await createTask({ title: "x" });
     expect((await admin().patch(`/api/v1/tasks/${task.id}`, { action: "explode" })).status).toBe(400);
     expect((await admin().patch("/api/v1/tasks/nope", { action: "cancel" })).status).toBe(404);
-    expect(taskRow(task.id).status).toBe("unassigned");
+    expect((await taskRow(task.id)).status).toBe("unassigned");
   });
 });
 
 describe("roles", () => {
   it("lets a viewer read but not create or change tasks (403)", async () => {
-    const viewer = client(operatorToken("viewer"));
+    const viewer = client(await operatorToken("viewer"));
     const task = await createTask({ title: "look, don't touch" });
     expect((await viewer.get("/api/v1/tasks")).status).toBe(200);
     expect((await viewer.get(`/api/v1/tasks/${task.id}`)).status).toBe(200);
-    const before = taskCount();
+    const before = await taskCount();
     const create = await viewer.post("/api/v1/tasks", { title: "nope" });
     expect(create.status).toBe(403);
     expect(create.body.error.code).toBe("forbidden");
     expect((await viewer.patch(`/api/v1/tasks/${task.id}`, { action: "cancel" })).status).toBe(403);
-    expect(taskCount()).toBe(before);
-    expect(taskRow(task.id).status).toBe("unassigned");
+    expect(await taskCount()).toBe(before);
+    expect((await taskRow(task.id)).status).toBe("unassigned");
   });
 
   it("lets an operator create and cancel; refuses anonymous callers and worker tokens", async () => {
-    const operator = client(operatorToken("operator"));
+    const operator = client(await operatorToken("operator"));
     const created = await operator.post("/api/v1/tasks", { title: "by an operator" });
     expect(created.status).toBe(201);
     expect((await operator.patch(`/api/v1/tasks/${created.body.task.id}`, { action: "cancel" })).status).toBe(200);

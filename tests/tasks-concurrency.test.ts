@@ -40,12 +40,12 @@ describe("concurrent dispatch", () => {
     expect(errors).toEqual([]);
     expect(new Set(claimedBy.keys())).toEqual(created);
     for (const [, claimers] of claimedBy) expect(claimers).toHaveLength(1);
-    const rows = database()
-      .prepare(
-        `SELECT t.status, t.attempts, t.agentId, t.output, (SELECT COUNT(*) FROM TaskEvent e WHERE e.taskId = t.id AND e.type = 'claimed') AS claims
-         FROM Task t WHERE t.title LIKE ?`,
-      )
-      .all(`${marker} %`) as Array<{ status: string; attempts: number; agentId: string; output: string; claims: number }>;
+    const rows = await database().all<{ status: string; attempts: number; agentId: string; output: string; claims: number }>(
+      `SELECT t."status", t."attempts", t."agentId", t."output",
+         (SELECT COUNT(*) FROM "TaskEvent" e WHERE e."taskId" = t."id" AND e."type" = 'claimed') AS "claims"
+       FROM "Task" t WHERE t."title" LIKE ?`,
+      [`${marker} %`],
+    );
     expect(rows).toHaveLength(TASKS);
     for (const row of rows) {
       expect(row).toMatchObject({ status: "completed", attempts: 1, claims: 1 });

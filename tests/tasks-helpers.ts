@@ -1,17 +1,16 @@
 // Helpers shared by the task tests: tokens, agents, tasks and a look into the
-// server's database (read-only, except to arrange users and tokens).
+// server's database (read-only, except to arrange users and tokens), on either store.
 import { randomBytes } from "node:crypto";
-import Database from "better-sqlite3";
 import { hashToken } from "../lib/auth/secrets";
 import { admin, client, createAgent, createWorkerToken, server } from "./support/client";
+import { openTestDb, type TestDb } from "./support/test-db";
 
-let sqlite: Database.Database | null = null;
+let handle: TestDb | null = null;
 
-/** The server's SQLite file, opened beside it (WAL: readers never block the server). */
-export function database(): Database.Database {
-  sqlite ??= new Database(server().dbFile);
-  sqlite.pragma("busy_timeout = 5000");
-  return sqlite;
+/** The server's database, opened beside it (SQL for both stores: tests/support/test-db.ts). */
+export function database(): TestDb {
+  handle ??= openTestDb(server().databaseUrl);
+  return handle;
 }
 
 function cuidLike(): string {
@@ -24,28 +23,23 @@ export function workerToken(agentId: string): Promise<string> {
 }
 
 /** An operator API token of a new user with `role` (arranged in the database). */
-export function operatorToken(role: "admin" | "operator" | "viewer"): string {
+export async function operatorToken(role: "admin" | "operator" | "viewer"): Promise<string> {
   const token = `sdo_${randomBytes(32).toString("base64url")}`;
-  const now = Date.now();
+  const now = new Date();
   const userId = cuidLike();
   const db = database();
-  db.prepare("INSERT INTO User (id, email, name, passwordHash, role, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-    userId,
-    `${userId}@test.local`,
-    role,
-    "!unusable",
-    role,
-    now,
-    now,
+  await db.run(
+    `INSERT INTO "User" ("id", "email", "name", "passwordHash", "role", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [userId, `${userId}@test.local`, role, "!unusable", role, now, now],
   );
-  db.prepare("INSERT INTO ApiToken (id, userId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?, ?)").run(
+  await db.run(`INSERT INTO "ApiToken" ("id", "userId", "name", "tokenHash", "prefix", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`, [
     cuidLike(),
     userId,
     `${role} token`,
     hashToken(token),
     token.slice(0, 10),
     now,
-  );
+  ]);
   return token;
 }
 
@@ -71,12 +65,16 @@ export async function drainPool() {
   }
 }
 
-export function auditActions(targetId: string): string[] {
-  return (
-    database().prepare("SELECT action FROM AuditEvent WHERE targetId = ? ORDER BY id").all(targetId) as Array<{ action: string }>
-  ).map((row) => row.action);
+export async function auditActions(targetId: string): Promise<string[]> {
+  const rows = await database().all<{ action: string }>(`SELECT "action" FROM "AuditEvent" WHERE "targetId" = ? ORDER BY "id"`, [targetId]);
+  return rows.map((row) => row.action);
 }
 
-export function taskRow(id: string) {
-  return database().prepare("SELECT * FROM Task WHERE id = ?").get(id) as Record<string, unknown>;
+export async function taskRow(id: string): Promise<Record<string, unknown>> {
+  return (await database().get<Record<string, unknown>>(`SELECT * FROM "Task" WHERE "id" = ?`, [id])) as Record<string, unknown>;
+}
+
+/** Number of tasks in the database. */
+export async function taskCount(): Promise<number> {
+  return (await database().get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "Task"`))?.n ?? 0;
 }

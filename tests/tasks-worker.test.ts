@@ -2,7 +2,7 @@
 // heartbeats, finishing, giving back, and every refusal leaving the task as it was.
 import { beforeEach, describe, expect, it } from "vitest";
 import { admin, client } from "./support/client";
-import { agentWithWorker, auditActions, createTask, database, drainPool, operatorToken, taskRow } from "./tasks-helpers";
+import { agentWithWorker, auditActions, createTask, database, drainPool, operatorToken, taskCount, taskRow } from "./tasks-helpers";
 
 beforeEach(async () => {
   await drainPool();
@@ -40,17 +40,18 @@ describe("poll", () => {
     expect(reply.body.task.claimedAt).not.toBeNull();
     expect(reply.body.task.heartbeatAt).not.toBeNull();
 
-    const soul = database().prepare("SELECT currentVersionId FROM IdentityFile WHERE agentId = ? AND kind = 'SOUL'").get(agent.id) as
-      | { currentVersionId: string | null }
-      | undefined;
-    expect(taskRow(task.id).soulVersionId).toBe(soul?.currentVersionId ?? null);
-    const sessions = database().prepare("SELECT agentId, endedAt FROM Session WHERE taskId = ?").all(task.id) as Array<
-      Record<string, unknown>
-    >;
+    const soul = await database().get<{ currentVersionId: string | null }>(
+      `SELECT "currentVersionId" FROM "IdentityFile" WHERE "agentId" = ? AND "kind" = 'SOUL'`,
+      [agent.id],
+    );
+    expect((await taskRow(task.id)).soulVersionId).toBe(soul?.currentVersionId ?? null);
+    const sessions = await database().all<Record<string, unknown>>(`SELECT "agentId", "endedAt" FROM "Session" WHERE "taskId" = ?`, [
+      task.id,
+    ]);
     expect(sessions).toEqual([{ agentId: agent.id, endedAt: null }]);
     const detail = await admin().get(`/api/v1/tasks/${task.id}`);
     expect(detail.body.events.map((event: { type: string }) => event.type)).toEqual(["created", "claimed"]);
-    expect(auditActions(task.id)).toEqual(["task.created", "task.claimed"]);
+    expect(await auditActions(task.id)).toEqual(["task.created", "task.claimed"]);
     const seen = await admin().get(`/api/v1/agents/${agent.id}`);
     expect(seen.body.agent.lastSeenAt).not.toBeNull();
   });
@@ -111,7 +112,7 @@ describe("only the claiming agent touches its task", () => {
   it("answers 403 to another agent on every call and 404 for unknown ids, changing nothing", async () => {
     const { task } = await claimed();
     const intruder = await agentWithWorker();
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     for (const [method, path, body] of [
       ["GET", "bundle", undefined],
       ["POST", "heartbeat", { progress: "mine now" }],
@@ -125,7 +126,7 @@ describe("only the claiming agent touches its task", () => {
       const missing = await intruder.worker.request(method, `/api/worker/tasks/no-such-task/${path}`, body);
       expect(missing.status, path).toBe(404);
     }
-    expect(taskRow(task.id)).toEqual(before);
+    expect(await taskRow(task.id)).toEqual(before);
   });
 });
 
@@ -151,14 +152,14 @@ describe("heartbeat", () => {
     const complete = await worker.post(`/api/worker/tasks/${task.id}/complete`, { output: "too late" });
     expect(complete.status).toBe(409);
     expect(complete.body.error.code).toBe("already_finished");
-    expect(taskRow(task.id).output).toBeNull();
+    expect((await taskRow(task.id)).output).toBeNull();
   });
 
   it("refuses a progress note that is not a string (400) and writes nothing", async () => {
     const { task, worker } = await claimed();
     const reply = await worker.post(`/api/worker/tasks/${task.id}/heartbeat`, { progress: 42 });
     expect(reply.status).toBe(400);
-    expect(taskRow(task.id).progress).toBeNull();
+    expect((await taskRow(task.id)).progress).toBeNull();
   });
 });
 
@@ -169,18 +170,20 @@ describe("complete and fail", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.task).toMatchObject({ id: task.id, status: "completed", output: "# Done\n\nAll good.", summary: "did it" });
     expect(reply.body.task.finishedAt).not.toBeNull();
-    const session = database().prepare("SELECT endedAt, summary FROM Session WHERE taskId = ?").get(task.id) as Record<string, unknown>;
+    const session = (await database().get<Record<string, unknown>>(`SELECT "endedAt", "summary" FROM "Session" WHERE "taskId" = ?`, [
+      task.id,
+    ])) as Record<string, unknown>;
     expect(session.endedAt).not.toBeNull();
     expect(session.summary).toBe("did it");
 
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     const again = await worker.post(`/api/worker/tasks/${task.id}/complete`, { output: "again" });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("already_finished");
     const fail = await worker.post(`/api/worker/tasks/${task.id}/fail`, { failureReason: "changed" });
     expect(fail.status).toBe(409);
-    expect(taskRow(task.id)).toEqual(before);
-    expect(auditActions(task.id)).toEqual(["task.created", "task.claimed", "task.completed"]);
+    expect(await taskRow(task.id)).toEqual(before);
+    expect(await auditActions(task.id)).toEqual(["task.created", "task.claimed", "task.completed"]);
     const agentNow = await admin().get(`/api/v1/agents/${agent.id}`);
     expect(agentNow.body.agent.status).toBe("idle");
   });
@@ -204,7 +207,7 @@ describe("complete and fail", () => {
     const malformed = await worker.post(`/api/worker/tasks/${task.id}/complete`, undefined, { raw: "{not json" });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe("invalid_json");
-    expect(taskRow(task.id).status).toBe("in_progress");
+    expect((await taskRow(task.id)).status).toBe("in_progress");
   });
 });
 
@@ -221,7 +224,7 @@ describe("release", () => {
     // The same agent does not get it back at once: it waits out the backoff.
     const again = await worker.get("/api/worker/poll?waitMs=0");
     expect(again.status).toBe(204);
-    expect(taskRow(task.id).status).toBe("pending");
+    expect((await taskRow(task.id)).status).toBe("pending");
   });
 
   it("gives a pool task back to the pool, where another agent can take it", async () => {
@@ -239,7 +242,7 @@ describe("release", () => {
   it("refuses a release without a reason and a release of a task not in progress", async () => {
     const { task, worker } = await claimed();
     expect((await worker.post(`/api/worker/tasks/${task.id}/release`, {})).status).toBe(400);
-    expect(taskRow(task.id).status).toBe("in_progress");
+    expect((await taskRow(task.id)).status).toBe("in_progress");
     await worker.post(`/api/worker/tasks/${task.id}/release`, { reason: "stopping" });
     const twice = await worker.post(`/api/worker/tasks/${task.id}/release`, { reason: "stopping again" });
     expect(twice.status).toBe(409);
@@ -304,10 +307,9 @@ describe("a worker files a task", () => {
 
   it("refuses a bad tag (400) and an operator token (403), creating nothing", async () => {
     const { worker } = await agentWithWorker();
-    const count = () => (database().prepare("SELECT COUNT(*) AS n FROM Task").get() as { n: number }).n;
-    const before = count();
+    const before = await taskCount();
     expect((await worker.post("/api/worker/tasks", { title: "x", tags: ["Not A Tag"] })).status).toBe(400);
-    expect((await client(operatorToken("operator")).post("/api/worker/tasks", { title: "x" })).status).toBe(403);
-    expect(count()).toBe(before);
+    expect((await client(await operatorToken("operator")).post("/api/worker/tasks", { title: "x" })).status).toBe(403);
+    expect(await taskCount()).toBe(before);
   });
 });

@@ -36,7 +36,7 @@ describe("the worker fast path", () => {
     const broken = await worker.post(`/api/worker/tasks/${task.id}/complete`, undefined, { raw: '{"output": "done' });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toMatchObject({ code: "invalid_json" });
-    expect(taskRow(task.id)).toMatchObject({ status: "in_progress", output: null });
+    expect(await taskRow(task.id)).toMatchObject({ status: "in_progress", output: null });
 
     // A path segment is decoded as Next decodes it: an escaped id is still just an unknown id.
     const unknown = await worker.post("/api/worker/tasks/%E2%9C%93%20nope/complete", { output: "x" });
@@ -73,10 +73,10 @@ describe("the worker fast path", () => {
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
 
-    expect(taskRow(task.id)).toMatchObject({ status: "in_progress", output: null, finishedAt: null });
+    expect(await taskRow(task.id)).toMatchObject({ status: "in_progress", output: null, finishedAt: null });
     const done = await fetch(url, { method: "POST", headers, body: JSON.stringify({ output: "fits" }) });
     expect(done.status).toBe(200);
-    expect(taskRow(task.id)).toMatchObject({ status: "completed", output: "fits" });
+    expect(await taskRow(task.id)).toMatchObject({ status: "completed", output: "fits" });
   });
 
   it("a long poll whose worker hung up claims nothing: the next task goes to a worker that is still there", async () => {
@@ -96,7 +96,7 @@ describe("the worker fast path", () => {
     const reply = await present.worker.get("/api/worker/poll?waitMs=5000");
     expect(reply.status).toBe(200);
     expect(reply.body.task.id).toBe(task.id);
-    expect(taskRow(task.id)).toMatchObject({ status: "in_progress", agentId: present.agent.id, attempts: 1 });
+    expect(await taskRow(task.id)).toMatchObject({ status: "in_progress", agentId: present.agent.id, attempts: 1 });
   });
 
   it("serves memory search to a signed-in operator's browser session (cookie, JSON body) and to operator tokens", async () => {

@@ -3,15 +3,15 @@
 // each row (embeddingError, embeddingAttempts) and retried with exponential
 // backoff up to MAX_ATTEMPTS; each row's status says where it stands.
 import "server-only";
-import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { activeEmbedder, type Embedder } from "./embedders";
 import { memoryIndex } from "./search-index";
 import { toBytes } from "./vector-index";
 
 export const MAX_ATTEMPTS = 5;
-const BASE_BACKOFF_MS = Number(process.env.SWARMDECK_EMBED_BACKOFF_MS ?? 2000) || 2000;
+export const BASE_BACKOFF_MS = Number(process.env.SWARMDECK_EMBED_BACKOFF_MS ?? 2000) || 2000;
 
-type Row = { id: number; name: string; content: string; agentId: string | null; scope: string; embeddingAttempts: number };
+export type Row = { id: number; name: string; content: string; agentId: string | null; scope: string; embeddingAttempts: number };
 
 const globalState = globalThis as unknown as {
   swarmdeckEmbedder?: { running: boolean; again: boolean; requeuedFor: string | null };
@@ -20,6 +20,9 @@ function state() {
   globalState.swarmdeckEmbedder ??= { running: false, again: false, requeuedFor: null };
   return globalState.swarmdeckEmbedder;
 }
+
+/** The loop's state, for the PostgreSQL twin (embedder.pg.ts). */
+export const embedderState = state;
 
 /**
  * Once per process and embedder: memories stored with no embedder ('none') or
@@ -59,6 +62,7 @@ async function nextBatch(batch: number): Promise<Row[]> {
 
 /** Embeds one batch; returns how many rows it handled (0: nothing to do). */
 export async function embedBatch(): Promise<number> {
+  if (usesPostgres()) return (await import("./embedder.pg")).embedBatchPg();
   const embedder = activeEmbedder();
   if (!embedder) return 0;
   await requeueForeign(embedder);

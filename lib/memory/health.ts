@@ -3,7 +3,7 @@
 // injection threshold.
 import "server-only";
 import type { MemoryHealth } from "@/lib/contracts/memory";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { providerConfig } from "./provider";
 import { isRetrievalHit } from "./scoring";
@@ -12,6 +12,7 @@ import { injectThreshold } from "./task-memories";
 const DAY = 86_400_000;
 
 export async function memoryHealth(args: { days: number }): Promise<MemoryHealth> {
+  if (usesPostgres()) return (await import("./health.pg")).memoryHealthPg(args);
   const threshold = injectThreshold();
   const since = Math.floor(Date.now() / DAY) * DAY - (args.days - 1) * DAY;
   const config = providerConfig();

@@ -6,7 +6,7 @@
 import { activeEmbedder } from "./embedders";
 import "server-only";
 import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
 import { dropFromIndexes, ensureIndex, indexReady, memoryIndex, rescoreExactly } from "./search-index";
@@ -21,6 +21,12 @@ export function summaryBudget(): number {
 }
 
 const globalState = globalThis as unknown as { swarmdeckHygiene?: { checkedUpTo: number } };
+
+/** How far the duplicate check has read (memory ids), for the PostgreSQL twin (hygiene.pg.ts). */
+export function hygieneState(): { checkedUpTo: number } {
+  globalState.swarmdeckHygiene ??= { checkedUpTo: 0 };
+  return globalState.swarmdeckHygiene;
+}
 
 export type HygieneReport = { expired: number; flagged: number; merged: number; consolidated: number; archived: number };
 
@@ -171,6 +177,7 @@ async function consolidateSummaries(): Promise<{ consolidated: number; archived:
 }
 
 export async function runHygiene(): Promise<HygieneReport> {
+  if (usesPostgres()) return (await import("./hygiene.pg")).runHygienePg();
   const expired = await sweepExpired();
   const { flagged, merged } = await findDuplicates();
   const { consolidated, archived } = await consolidateSummaries();

@@ -1,8 +1,14 @@
 // Memory's background work: retry failed embeddings, load the keyword and vector indexes, and
 // run hygiene. Registered for instrumentation.ts, and also started on first use
 // of the memory API (so a server without the hook still embeds and cleans up).
+// With several instances on one PostgreSQL database, the retry and hygiene run on
+// the leader only (lib/jobs/leader.ts; always this process on SQLite), while each
+// instance keeps its own vector index in step with the table (search-index.pg.ts);
+// the keyword index is SQLite's (PostgreSQL searches its tsvector column).
 import "server-only";
+import { usesPostgres } from "@/lib/db";
 import { registerJob } from "@/lib/jobs/background";
+import { isLeader } from "@/lib/jobs/leader";
 import { kickEmbedder } from "./embedder";
 import { activeEmbedder, localEmbedderEnabled } from "./embedders";
 import { runHygiene } from "./hygiene";
@@ -12,13 +18,15 @@ import { relatedStems } from "./semantic/related-terms";
 import { wordVectors } from "./semantic/word-vectors";
 
 const RETRY_EVERY_MS = 5_000;
+/** PostgreSQL: how often an idle instance reads the other instances' memory changes (searches also do, first). */
+const CATCH_UP_EVERY_MS = 5_000;
 const HYGIENE_EVERY_MS = Number(process.env.SWARMDECK_MEMORY_HYGIENE_MS ?? 10 * 60_000) || 10 * 60_000;
 
 const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void };
 
 export function startMemoryJobs(): () => void {
   if (globalState.swarmdeckMemoryJobs) return globalState.swarmdeckMemoryJobs;
-  void ensureKeywordIndex();
+  if (!usesPostgres()) void ensureKeywordIndex();
   if (activeEmbedder()) {
     void ensureIndex();
     kickEmbedder();
@@ -26,23 +34,37 @@ export function startMemoryJobs(): () => void {
   // Load the word vectors and related terms now rather than on the first search.
   if (localEmbedderEnabled()) setTimeout(warmSemanticData, 0).unref();
   const retry = setInterval(() => {
-    if (activeEmbedder()) kickEmbedder();
+    if (!activeEmbedder()) return;
+    void isLeader().then((leading) => {
+      if (leading) kickEmbedder();
+    });
   }, RETRY_EVERY_MS);
   let hygieneRunning = false;
   const hygiene = setInterval(() => {
     if (hygieneRunning) return;
     hygieneRunning = true;
-    runHygiene()
+    isLeader()
+      .then((leading) => (leading ? runHygiene() : null))
       .catch((error) => console.error("[swarmdeck] memory hygiene failed", error))
       .finally(() => {
         hygieneRunning = false;
       });
   }, HYGIENE_EVERY_MS);
+  const catchUp = usesPostgres()
+    ? setInterval(() => {
+        if (!activeEmbedder()) return;
+        void import("./search-index.pg")
+          .then((pg) => pg.catchUpIndexPg())
+          .catch((error) => console.error("[swarmdeck] memory index catch-up failed", error));
+      }, CATCH_UP_EVERY_MS)
+    : null;
   retry.unref();
   hygiene.unref();
+  catchUp?.unref();
   const stop = () => {
     clearInterval(retry);
     clearInterval(hygiene);
+    if (catchUp) clearInterval(catchUp);
     globalState.swarmdeckMemoryJobs = undefined;
   };
   globalState.swarmdeckMemoryJobs = stop;

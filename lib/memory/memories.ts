@@ -3,10 +3,10 @@
 import "server-only";
 import type { z } from "zod";
 import type { listMemoriesQuerySchema, MemoryDetail } from "@/lib/contracts/memory";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { toFtsQuery } from "./text";
 
-type Row = {
+export type Row = {
   id: number;
   name: string;
   content: string;
@@ -32,7 +32,7 @@ const COLUMNS = `m.id, m.name, m.content, m.scope, m.source, m.agentId, m.create
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function toDetail(row: Row): MemoryDetail {
+export function toDetail(row: Row): MemoryDetail {
   return {
     ...row,
     createdAt: new Date(row.createdAt).toISOString(),
@@ -43,6 +43,7 @@ function toDetail(row: Row): MemoryDetail {
 }
 
 export async function listMemories(args: { filter: z.infer<typeof listMemoriesQuerySchema> }) {
+  if (usesPostgres()) return (await import("./memories.pg")).listMemoriesPg(args);
   const { filter } = args;
   const where = ["m.archivedAt IS NULL"];
   const params: Record<string, unknown> = {};
@@ -79,6 +80,7 @@ export async function listMemories(args: { filter: z.infer<typeof listMemoriesQu
 }
 
 export async function getMemory(args: { id: number }): Promise<MemoryDetail | null> {
+  if (usesPostgres()) return (await import("./memories.pg")).getMemoryPg(args);
   const row = await withSqlite(
     (sqlite) => prepare(sqlite, `SELECT ${COLUMNS} FROM Memory m WHERE m.id = ?`).get(args.id) as Row | undefined,
   );

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { chunkMarkdown } from "./chunker";
 import { kickEmbedder } from "./embedder";
 import { activeEmbedder } from "./embedders";
@@ -50,9 +50,9 @@ export type EmbeddedMemory = { id: number; vector: Float32Array; agentId: string
  * second write (the background embedder's UPDATE) rewrites the row. A provider
  * is a network call: its rows are stored 'pending' for the background embedder.
  */
-type EmbedPlan = { kind: "none" | "pending" } | { kind: "inline"; model: string; embedNow: (text: string) => Float32Array | null };
+export type EmbedPlan = { kind: "none" | "pending" } | { kind: "inline"; model: string; embedNow: (text: string) => Float32Array | null };
 
-function embedPlan(): EmbedPlan {
+export function embedPlan(): EmbedPlan {
   const embedder = activeEmbedder();
   if (!embedder) return { kind: "none" };
   const { embedNow, model } = embedder;
@@ -181,6 +181,7 @@ export function afterStore(result: { replaced: number[]; embedded?: EmbeddedMemo
  * existing id instead of a second row. One audit event per call.
  */
 export async function createMemories(args: { items: NewMemory[]; actor: Actor }): Promise<{ ids: number[]; deduplicated: number }> {
+  if (usesPostgres()) return (await import("./memory-store.pg")).createMemoriesPg(args);
   const result = await writeTransaction((sqlite) => storeMemoriesSync(sqlite, args));
   afterStore(result);
   return { ids: result.ids, deduplicated: result.deduplicated };
@@ -188,6 +189,7 @@ export async function createMemories(args: { items: NewMemory[]; actor: Actor })
 
 /** Deletes one memory (and nothing else); audited. */
 export async function deleteMemory(args: { id: number; actor: Actor }): Promise<boolean> {
+  if (usesPostgres()) return (await import("./memory-store.pg")).deleteMemoryPg(args);
   const deleted = await writeTransaction((sqlite) => {
     const row = prepare(sqlite, "SELECT id, agentId, scope, source, name FROM Memory WHERE id = ?").get(args.id) as
       | { id: number; agentId: string | null; scope: string; source: string; name: string }

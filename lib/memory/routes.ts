@@ -4,7 +4,7 @@ import "server-only";
 import type { z } from "zod";
 import { JsonReply } from "@/lib/api/handler";
 import type { operatorCreateMemoryBodySchema, workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { ensureMemoryJobs } from "./jobs";
 import type { NewMemory } from "./memory-store";
@@ -27,14 +27,24 @@ export function workerMemory(body: z.infer<typeof workerCreateMemoryBodySchema>,
   return { name: body.name, content: body.content, scope, source: body.source, agentId, taskId: body.taskId ?? null, path };
 }
 
+/** The live agents among `ids`, on the PostgreSQL store. */
+async function knownAgentsPg(ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { pgSql } = await import("@/lib/pg");
+  const rows = await pgSql().all<{ id: string }>('SELECT "id" FROM "Agent" WHERE "id" = ANY($1::text[]) AND "archivedAt" IS NULL', [ids]);
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function operatorMemories(body: z.infer<typeof operatorCreateMemoryBodySchema>): Promise<NewMemory[]> {
   ensureMemoryJobs();
   const items = "items" in body ? body.items : [body];
   const agentIds = [...new Set(items.map((item) => item.agentId).filter((id): id is string => Boolean(id)))];
-  const known = await withSqlite((sqlite) => {
-    const find = prepare(sqlite, "SELECT id FROM Agent WHERE id = ? AND archivedAt IS NULL");
-    return new Set(agentIds.filter((id) => find.get(id)));
-  });
+  const known = usesPostgres()
+    ? await knownAgentsPg(agentIds)
+    : await withSqlite((sqlite) => {
+        const find = prepare(sqlite, "SELECT id FROM Agent WHERE id = ? AND archivedAt IS NULL");
+        return new Set(agentIds.filter((id) => find.get(id)));
+      });
   return items.map((item, index) => {
     if (item.scope === "agent" && !item.agentId) {
       throw new ApiError("validation_failed", "An agent-scope memory needs agentId", { index });

@@ -4,7 +4,7 @@
 // searches answer from keywords and record why ("index_loading").
 import "server-only";
 import type Database from "better-sqlite3";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
 import { cosine, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
@@ -16,6 +16,9 @@ function state(): State {
   globalState.swarmdeckMemoryIndex ??= { index: null, loading: null, ready: false, dims: 0 };
   return globalState.swarmdeckMemoryIndex;
 }
+
+/** The index's state, for its PostgreSQL twin (search-index.pg.ts), which loads it and keeps it in step. */
+export const indexState = state;
 
 const PAGE = 2000;
 
@@ -44,6 +47,7 @@ export function indexReady(): boolean {
 
 /** Starts loading the index (idempotent); resolves when it is complete. */
 export function ensureIndex(): Promise<void> {
+  if (usesPostgres()) return import("./search-index.pg").then((pg) => pg.ensureIndexPg());
   const s = state();
   const embedder = activeEmbedder();
   if (!embedder) return Promise.resolve();

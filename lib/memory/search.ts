@@ -4,7 +4,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
-import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { activeEmbedder, type Embedder, localEmbedderEnabled } from "./embedders";
 import { keywordIndex, keywordTopK } from "./keyword-search";
 import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rerank";
@@ -45,7 +45,7 @@ export type SearchArgs = {
   record: { kind: "search" | "injection"; agentId: string | null; taskId?: string | null };
 };
 
-type Row = {
+export type Row = {
   id: number;
   name: string;
   content: string;
@@ -83,7 +83,7 @@ export function visibility(args: SearchArgs): { sql: string; params: Record<stri
 }
 
 /** Visibility as the in-memory indexes (vector and keyword) apply it inside their scans. */
-function indexFilter(args: SearchArgs, agentCode: (id: string) => number): VectorFilter {
+export function indexFilter(args: SearchArgs, agentCode: (id: string) => number): VectorFilter {
   const restrictTo = args.viewer.kind === "agent" && !args.viewer.isLead ? args.viewer.agentId : args.agentId;
   return {
     agent: args.scope !== "swarm",
@@ -93,7 +93,7 @@ function indexFilter(args: SearchArgs, agentCode: (id: string) => number): Vecto
 }
 
 const queryCache = new Map<string, Float32Array>();
-async function embedQuery(embedder: Embedder, query: string, timeoutMs: number): Promise<Float32Array> {
+export async function embedQuery(embedder: Embedder, query: string, timeoutMs: number): Promise<Float32Array> {
   const key = `${embedder.model}\n${query}`;
   const cached = queryCache.get(key);
   if (cached) return cached;
@@ -173,11 +173,62 @@ function hideIfGone(sqlite: Database.Database, id: number) {
  * Vector candidates re-scored exactly per search: the exact top 10 are within the
  * index's best 300 estimates 98-99% of the time (vector-index.ts; bench:memory).
  */
-const VECTOR_RESCORE = 300;
+export const VECTOR_RESCORE = 300;
+
+/**
+ * The candidates' scores on the one 0..1 scale (scoring.ts), best first; shared
+ * with the PostgreSQL twin (search.pg.ts).
+ */
+export function scoreRows(
+  rows: Row[],
+  context: {
+    mode: SearchMode;
+    prepared: ReturnType<typeof prepareQuery>;
+    queryVector: Float32Array | null;
+    embedder: Embedder | null;
+    bm25: Map<number, number>;
+  },
+): SearchResult[] {
+  const { mode, prepared, queryVector, embedder, bm25 } = context;
+  const stored = queryVector ? new Float32Array(queryVector.length) : null;
+  const scored: SearchResult[] = rows.map((row) => {
+    const kw = keywordScore(termRelevance(prepared, row.name, row.content), bm25.get(row.id) ?? null);
+    let vec: number | null = null;
+    const vector = stored && row.embedding && row.embeddingDims === stored.length ? vectorFromHex(row.embedding, stored) : null;
+    if (queryVector && vector) {
+      const similarity = cosine(queryVector, vector);
+      vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
+    }
+    const relevance =
+      mode === "keyword" || vec === null
+        ? kw
+        : mode === "vector"
+          ? vec
+          : embedder?.kind === "local"
+            ? fuseLocal(kw, vec)
+            : fuseScores(kw, vec);
+    const score = finalScore(relevance, rankingFactor({ source: row.source, createdAt: row.createdAt, accessCount: row.accessCount }));
+    return {
+      id: row.id,
+      name: row.name,
+      content: row.content,
+      score: Math.round(score * 10_000) / 10_000,
+      scope: row.scope,
+      source: row.source,
+      agentId: row.agentId,
+      createdAt: new Date(row.createdAt).toISOString(),
+      keywordScore: Math.round(kw * 10_000) / 10_000,
+      vectorScore: vec === null ? null : Math.round(vec * 10_000) / 10_000,
+    };
+  });
+  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  return scored;
+}
 
 export async function searchMemories(
   args: SearchArgs,
 ): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
+  if (usesPostgres()) return (await import("./search.pg")).searchMemoriesPg(args);
   const started = performance.now();
   const where = visibility(args);
   const forced = args.mode ?? "auto";
@@ -233,38 +284,7 @@ export async function searchMemories(
   });
 
   const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
-  const stored = queryVector ? new Float32Array(queryVector.length) : null;
-  const scored: SearchResult[] = rows.map((row) => {
-    const kw = keywordScore(termRelevance(prepared, row.name, row.content), bm25.get(row.id) ?? null);
-    let vec: number | null = null;
-    const vector = stored && row.embedding && row.embeddingDims === stored.length ? vectorFromHex(row.embedding, stored) : null;
-    if (queryVector && vector) {
-      const similarity = cosine(queryVector, vector);
-      vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
-    }
-    const relevance =
-      mode === "keyword" || vec === null
-        ? kw
-        : mode === "vector"
-          ? vec
-          : embedder?.kind === "local"
-            ? fuseLocal(kw, vec)
-            : fuseScores(kw, vec);
-    const score = finalScore(relevance, rankingFactor({ source: row.source, createdAt: row.createdAt, accessCount: row.accessCount }));
-    return {
-      id: row.id,
-      name: row.name,
-      content: row.content,
-      score: Math.round(score * 10_000) / 10_000,
-      scope: row.scope,
-      source: row.source,
-      agentId: row.agentId,
-      createdAt: new Date(row.createdAt).toISOString(),
-      keywordScore: Math.round(kw * 10_000) / 10_000,
-      vectorScore: vec === null ? null : Math.round(vec * 10_000) / 10_000,
-    };
-  });
-  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  const scored = scoreRows(rows, { mode, prepared, queryVector, embedder, bm25 });
   const results = scored.filter((result) => result.score > 0 && result.score >= (args.minScore ?? 0)).slice(0, args.limit);
 
   const durationMs = performance.now() - started;

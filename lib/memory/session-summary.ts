@@ -7,7 +7,7 @@
 import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import type { SessionTranscriptBody } from "@/lib/contracts/tasks";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { afterStore, storeMemoriesSync } from "./memory-store";
 import { chat } from "./provider";
 
@@ -59,22 +59,21 @@ export async function summarizeSession(args: {
     status = "failed";
   }
   if (content !== null) {
-    const stored = await writeTransaction((sqlite) =>
-      storeMemoriesSync(sqlite, {
-        actor: SYSTEM_ACTOR,
-        items: [
-          {
-            name: `Session summary: ${args.title.slice(0, 150)}`,
-            content,
-            scope: "agent",
-            source: "session_summary",
-            agentId: args.agentId,
-            taskId: args.taskId,
-          },
-        ],
-      }),
-    );
-    afterStore(stored);
+    const items = [
+      {
+        name: `Session summary: ${args.title.slice(0, 150)}`,
+        content,
+        scope: "agent" as const,
+        source: "session_summary" as const,
+        agentId: args.agentId,
+        taskId: args.taskId,
+      },
+    ];
+    if (usesPostgres()) await (await import("./memory-store.pg")).storeSystemMemoriesPg(items);
+    else {
+      const stored = await writeTransaction((sqlite) => storeMemoriesSync(sqlite, { actor: SYSTEM_ACTOR, items }));
+      afterStore(stored);
+    }
   }
   await markSessionSummary(args.taskId, status);
   return status;
@@ -92,6 +91,15 @@ export async function summarizeSessionSafely(args: Parameters<typeof summarizeSe
 
 /** Marks the task's latest session's summary status (stored | skipped | failed). */
 export async function markSessionSummary(taskId: string, status: "stored" | "skipped" | "failed"): Promise<void> {
+  if (usesPostgres()) {
+    const { pgSql } = await import("@/lib/pg");
+    await pgSql().run(
+      `UPDATE "Session" SET "summaryStatus" = $1
+       WHERE "id" = (SELECT "id" FROM "Session" WHERE "taskId" = $2 ORDER BY "startedAt" DESC, "id" DESC LIMIT 1)`,
+      [status, taskId],
+    );
+    return;
+  }
   await writeTransaction((sqlite) => {
     prepare(
       sqlite,

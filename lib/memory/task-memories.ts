@@ -2,7 +2,7 @@
 // P4, P7). The task work calls these two functions.
 import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { writeTransaction } from "@/lib/db";
+import { usesPostgres, writeTransaction } from "@/lib/db";
 import { afterStore, type NewMemory, storeMemoriesSync } from "./memory-store";
 import { DEFAULT_INJECT_THRESHOLD } from "./scoring";
 import { searchMemories } from "./search";
@@ -121,7 +121,8 @@ export async function indexTaskOutcome(args: { task: FinishedTask }): Promise<vo
   try {
     if (!task.agentId) return;
     const items = outcomeMemories(task);
-    if (items.length > 0) {
+    if (items.length > 0 && usesPostgres()) await (await import("./memory-store.pg")).storeSystemMemoriesPg(items);
+    else if (items.length > 0) {
       const stored = await writeTransaction((sqlite) => storeMemoriesSync(sqlite, { items, actor: SYSTEM_ACTOR }));
       afterStore(stored);
     }

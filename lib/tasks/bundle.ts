@@ -6,7 +6,7 @@ import type { WorkerPrincipal } from "@/lib/auth/principal";
 import { getGlobalSetupScript } from "@/lib/config/swarm-config";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "@/lib/contracts/identity";
 import type { Bundle } from "@/lib/contracts/tasks";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { grantBootstrapRitual } from "@/lib/identity/bootstrap";
 import { decisionsPromptSection, decisionsSincePreviousTask } from "@/lib/identity/decisions";
@@ -68,18 +68,23 @@ export function buildTaskPrompt({
 }
 
 export async function getTaskBundle({ principal, taskId }: { principal: WorkerPrincipal; taskId: string }): Promise<Bundle> {
-  const { task, parent, feedback } = await withSqlite((sqlite) => {
-    const task = ownTaskSync(sqlite, principal, taskId);
-    if (task.status !== "in_progress") {
-      throw new ApiError("conflict", `The task is ${task.status}; a bundle is only served for a task in progress`, { status: task.status });
-    }
-    const parent = task.parentTaskId
-      ? ((prepare(sqlite, "SELECT id, title, status, output, failureReason FROM Task WHERE id = ?").get(task.parentTaskId) as
-          | Parent
-          | undefined) ?? null)
-      : null;
-    return { task, parent, feedback: recentLeadFeedback(sqlite, { agentId: principal.agent.id, now: Date.now() }) };
-  });
+  const rows = usesPostgres() ? await (await import("./bundle.pg")).bundleRowsPg(principal, taskId) : null;
+  const { task, parent, feedback } =
+    rows ??
+    (await withSqlite((sqlite) => {
+      const task = ownTaskSync(sqlite, principal, taskId);
+      if (task.status !== "in_progress") {
+        throw new ApiError("conflict", `The task is ${task.status}; a bundle is only served for a task in progress`, {
+          status: task.status,
+        });
+      }
+      const parent = task.parentTaskId
+        ? ((prepare(sqlite, "SELECT id, title, status, output, failureReason FROM Task WHERE id = ?").get(task.parentTaskId) as
+            | Parent
+            | undefined) ?? null)
+        : null;
+      return { task, parent, feedback: recentLeadFeedback(sqlite, { agentId: principal.agent.id, now: Date.now() }) };
+    }));
   const agentId = principal.agent.id;
   const [files, prompt, globalScript, memory, decisions] = await Promise.all([
     getWorkspaceFiles({ agentId }),

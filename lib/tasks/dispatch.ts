@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { LAST_SEEN_EVERY_MS, POLL_SAFETY_RECHECK_MS } from "./settings";
 import { insertTaskEvent, newId, readTask, toTaskDto } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
@@ -70,6 +70,7 @@ const lastSeenWritten = new Map<string, number>();
 
 /** Claims one task for the agent, or answers null (and whether it had room for more). */
 export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Promise<ClaimResult> {
+  if (usesPostgres()) return import("./dispatch.pg").then(({ claimNextTaskPg }) => claimNextTaskPg({ principal }));
   const agentId = principal.agent.id;
   return writeTransaction((sqlite) => {
     const now = Date.now();
@@ -144,6 +145,8 @@ export async function pollForTask({
   signal?: AbortSignal;
 }): Promise<TaskDto | null> {
   const deadline = Date.now() + waitMs;
+  // On PostgreSQL, work announced by the other app instances reaches this process's polls too.
+  if (usesPostgres() && waitMs > 0) await (await import("./task-wakeup.pg")).ensureTaskListenerPg();
   for (;;) {
     const generation = wakeGeneration();
     const { task, poolRoom } = await claimNextTask({ principal });
@@ -160,4 +163,6 @@ export async function pollForTask({
 /** A task (or a freed slot) is there for `agentId`, or `count` tasks for the pool. */
 export function announceTasks(change: { agentId: string | null; count?: number }): void {
   notifyTasks(change);
+  // On PostgreSQL, also to the polls waiting on the other app instances (task-wakeup.pg.ts).
+  if (usesPostgres()) void import("./task-wakeup.pg").then(({ publishTasksPg }) => publishTasksPg(change));
 }

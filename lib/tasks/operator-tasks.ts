@@ -15,7 +15,7 @@ import {
   type TaskEventDto,
   type TaskStatus,
 } from "@/lib/contracts/tasks";
-import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
@@ -49,6 +49,7 @@ export function listTasks(
   query: ListQuery,
   window: { sinceMs?: number; untilMs?: number } = {},
 ): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
+  if (usesPostgres()) return import("./operator-tasks.pg").then(({ listTasksPg }) => listTasksPg(query, window));
   return withSqlite((sqlite) => {
     const where: string[] = [];
     const args: Array<string | number> = [];
@@ -94,6 +95,7 @@ export function listTasks(
 }
 
 export function getTaskWithEvents({ id }: { id: string }): Promise<{ task: TaskDto; events: TaskEventDto[] }> {
+  if (usesPostgres()) return import("./operator-tasks.pg").then(({ getTaskWithEventsPg }) => getTaskWithEventsPg({ id }));
   return withSqlite((sqlite) => {
     const task = readTask(sqlite, id);
     if (!task) throw notFound("Task");
@@ -128,6 +130,7 @@ export async function createTask({
   actor: Actor;
   createdById?: string | null;
 }): Promise<TaskDto> {
+  if (usesPostgres()) return (await import("./operator-tasks.pg")).createTaskPg({ input, actor, createdById });
   const row = await writeTransaction((sqlite) => {
     const agent = input.agentId ? activeAgent(sqlite, input.agentId) : null;
     if (input.parentTaskId && !prepare(sqlite, "SELECT 1 FROM Task WHERE id = ?").get(input.parentTaskId)) {
@@ -254,6 +257,7 @@ function recordGrant(
 
 /** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry | grant (identity rights). */
 export async function patchTask({ id, input, actor }: { id: string; input: PatchTaskBody; actor: Actor }): Promise<TaskDto> {
+  if (usesPostgres()) return (await import("./operator-tasks.pg")).patchTaskPg({ id, input, actor });
   const { row, wake, freed } = await writeTransaction((sqlite) => {
     const task = readTask(sqlite, id);
     if (!task) throw notFound("Task");

@@ -5,7 +5,7 @@
 // write transaction, so only one sweep takes it.
 import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { registerPeriodicJob } from "@/lib/jobs/background";
 import { announceTasks } from "./dispatch";
 import { maxAttempts, stallSweepMs, stallTimeoutMs } from "./settings";
@@ -19,6 +19,7 @@ function minutes(ms: number): string {
 }
 
 export async function sweepStalledTasks(now = Date.now()): Promise<{ requeued: number; failed: number }> {
+  if (usesPostgres()) return (await import("./stall-sweeper.pg")).sweepStalledTasksPg(now);
   const timeout = stallTimeoutMs();
   const limit = maxAttempts();
   const { wakes, failedRows, requeued } = await writeTransaction((sqlite) => {

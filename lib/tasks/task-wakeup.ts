@@ -44,6 +44,19 @@ export function notifyTasks({ agentId, count = 1 }: { agentId: string | null; co
 }
 
 /**
+ * Wakes every waiting poll to look again (work may have appeared that no
+ * announcement reached this process for: task-wakeup.pg.ts).
+ */
+export function wakeAllPolls(): void {
+  const state = hub();
+  state.generation += 1;
+  for (const waiter of state.waiters) {
+    state.waiters.delete(waiter);
+    waiter.wake();
+  }
+}
+
+/**
  * Waits until woken, `timeoutMs` passed, or `signal` aborted. `pool` says whether
  * the agent has room for a pool task (an agent at its limit waits for its own slot).
  */

@@ -6,7 +6,7 @@ import type Database from "better-sqlite3";
 import { appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
@@ -61,6 +61,9 @@ export function heartbeatTask({
   progress?: string;
   lastActivity?: { at: string; what: string };
 }): Promise<{ cancelled: boolean; status: TaskStatus }> {
+  if (usesPostgres()) {
+    return import("./worker-tasks.pg").then(({ heartbeatTaskPg }) => heartbeatTaskPg({ principal, taskId, progress, lastActivity }));
+  }
   return writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     const now = Date.now();
@@ -104,6 +107,7 @@ export async function finishByWorker({
   /** What the session summary is made from (P4); nothing is stored without a summary model. */
   session?: SessionTranscriptBody;
 }): Promise<TaskDto> {
+  if (usesPostgres()) return (await import("./worker-tasks.pg")).finishByWorkerPg({ principal, taskId, finish, session });
   const row = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
@@ -132,6 +136,7 @@ export async function releaseByWorker({
   taskId: string;
   reason: string;
 }): Promise<TaskDto> {
+  if (usesPostgres()) return (await import("./worker-tasks.pg")).releaseByWorkerPg({ principal, taskId, reason });
   const { row, wake } = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
@@ -168,6 +173,7 @@ export async function createTaskByWorker({
   principal: WorkerPrincipal;
   input: { title: string; description: string; tags: string[]; type?: string };
 }): Promise<TaskDto> {
+  if (usesPostgres()) return (await import("./worker-tasks.pg")).createTaskByWorkerPg({ principal, input });
   const row = await writeTransaction((sqlite) => {
     const now = Date.now();
     const id = newId();

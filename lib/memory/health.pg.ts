@@ -1,0 +1,106 @@
+// The PostgreSQL twin of health.ts: the same retrieval-health numbers, read
+// with PostgreSQL's SQL (day buckets from the timestamptz columns, FILTER for the
+// per-kind counts, the boolean "embeddingUsed").
+import "server-only";
+import type { MemoryHealth } from "@/lib/contracts/memory";
+import { pgSql } from "@/lib/pg";
+import { activeEmbedder } from "./embedders";
+import { providerConfig } from "./provider";
+import { isRetrievalHit } from "./scoring";
+import { injectThreshold } from "./task-memories";
+
+const DAY = 86_400_000;
+/** Milliseconds since the epoch of a timestamptz column. */
+const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)`;
+
+export async function memoryHealthPg(args: { days: number }): Promise<MemoryHealth> {
+  const threshold = injectThreshold();
+  const since = Math.floor(Date.now() / DAY) * DAY - (args.days - 1) * DAY;
+  const sinceDate = new Date(since);
+  const config = providerConfig();
+  const embedder = activeEmbedder();
+  const sql = pgSql();
+  const [totalsRows, counts, days, fallbackReasons, injections, buckets, judged, recentFailures] = await Promise.all([
+    sql.all<{ status: string; n: number }>(
+      'SELECT "embeddingStatus" AS "status", COUNT(*) AS "n" FROM "Memory" WHERE "archivedAt" IS NULL GROUP BY "embeddingStatus"',
+    ),
+    sql.get<{ flagged: number; archived: number }>(
+      `SELECT COUNT(*) FILTER (WHERE "duplicateOfId" IS NOT NULL AND "archivedAt" IS NULL) AS "flagged",
+         COUNT(*) FILTER (WHERE "archivedAt" IS NOT NULL) AS "archived" FROM "Memory"`,
+    ),
+    sql.all<{ day: number; searches: number; withEmbeddings: number; keywordOnly: number; injections: number }>(
+      `SELECT floor(${ms('"createdAt"')} / ${DAY})::bigint AS "day",
+         COUNT(*) FILTER (WHERE "kind" = 'search') AS "searches", COUNT(*) FILTER (WHERE "embeddingUsed") AS "withEmbeddings",
+         COUNT(*) FILTER (WHERE NOT "embeddingUsed") AS "keywordOnly", COUNT(*) FILTER (WHERE "kind" = 'injection') AS "injections"
+       FROM "MemoryRetrieval" WHERE "createdAt" >= $1 GROUP BY 1 ORDER BY 1`,
+      [sinceDate],
+    ),
+    sql.all<{ reason: string; count: number }>(
+      `SELECT "fallbackReason" AS "reason", COUNT(*) AS "count" FROM "MemoryRetrieval"
+       WHERE "createdAt" >= $1 AND "fallbackReason" IS NOT NULL GROUP BY "fallbackReason" ORDER BY "count" DESC, "reason" LIMIT 10`,
+      [sinceDate],
+    ),
+    sql.get<{ tasks: number; injected: number }>(
+      `SELECT COUNT(DISTINCT "taskId") AS "tasks", COALESCE(SUM("resultCount"), 0) AS "injected" FROM "MemoryRetrieval"
+       WHERE "createdAt" >= $1 AND "kind" = 'injection'`,
+      [sinceDate],
+    ),
+    sql.all<{ bucket: number; n: number }>(
+      `SELECT LEAST(trunc("topScore" * 10)::int, 9) AS "bucket", COUNT(*) AS "n" FROM "MemoryRetrieval"
+       WHERE "createdAt" >= $1 AND "topScore" IS NOT NULL GROUP BY 1`,
+      [sinceDate],
+    ),
+    sql.all<{ topScore: number | null; threshold: number | null }>(
+      'SELECT "topScore", "threshold" FROM "MemoryRetrieval" WHERE "createdAt" >= $1',
+      [sinceDate],
+    ),
+    sql.all<MemoryHealth["recentFailures"][number]>(
+      `SELECT "id", "name", "embeddingError" AS "error", "embeddingAttempts" AS "attempts" FROM "Memory"
+       WHERE "embeddingStatus" = 'failed' ORDER BY "updatedAt" DESC, "id" DESC LIMIT 10`,
+    ),
+  ]);
+  const byStatus = Object.fromEntries(totalsRows.map((row) => [row.status, row.n]));
+  const byDay = new Map(days.map((row) => [row.day, row]));
+  const perDay: MemoryHealth["perDay"] = [];
+  for (let i = 0; i < args.days; i++) {
+    const day = since / DAY + i;
+    const row = byDay.get(day);
+    perDay.push({
+      day: new Date(day * DAY).toISOString().slice(0, 10),
+      searches: row?.searches ?? 0,
+      withEmbeddings: row?.withEmbeddings ?? 0,
+      keywordOnly: row?.keywordOnly ?? 0,
+      injections: row?.injections ?? 0,
+    });
+  }
+  const bucketCounts = new Map(buckets.map((row) => [row.bucket, row.n]));
+  const scoreBuckets = Array.from({ length: 10 }, (_, i) => ({
+    from: i / 10,
+    to: (i + 1) / 10,
+    count: bucketCounts.get(i) ?? 0,
+    aboveThreshold: i / 10 >= threshold - 1e-9,
+  }));
+  const hits = judged.filter((row) => isRetrievalHit(row, threshold)).length;
+  const tasks = injections?.tasks ?? 0;
+  const injected = injections?.injected ?? 0;
+  return {
+    days: args.days,
+    threshold,
+    provider: { configured: config !== null, embeddingModel: config?.embeddingModel ?? null, summaryModel: config?.summaryModel ?? null },
+    embedder: { kind: embedder?.kind ?? "none", model: embedder?.model ?? null },
+    totals: {
+      memories: totalsRows.reduce((sum, row) => sum + row.n, 0),
+      embedded: byStatus.done ?? 0,
+      pending: byStatus.pending ?? 0,
+      failed: byStatus.failed ?? 0,
+      duplicatesFlagged: counts?.flagged ?? 0,
+      archived: counts?.archived ?? 0,
+    },
+    perDay,
+    fallbackReasons,
+    injectionsPerTask: { tasks, injected, average: tasks > 0 ? Math.round((injected / tasks) * 100) / 100 : 0 },
+    scoreBuckets,
+    hitRate: judged.length ? hits / judged.length : null,
+    recentFailures,
+  };
+}

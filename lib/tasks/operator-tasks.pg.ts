@@ -1,0 +1,342 @@
+// The PostgreSQL twin of operator-tasks.ts (list, read with events, create, the
+// PATCH actions). What differs: the text filter is ILIKE (SQLite's LIKE ignores
+// ASCII case), the tag filter reads the tags' JSON with jsonb_array_elements_text;
+// each PATCH locks the task's row while it checks and changes it
+// (readTaskForUpdatePg), so two operators (or an operator and a worker, on any app
+// instance) cannot both apply a transition; the audit entry comes last in each
+// transaction (lib/audit/audit-log.pg.ts).
+import "server-only";
+import type { z } from "zod";
+import type { Actor } from "@/lib/audit/audit-log";
+import { appendAuditPg } from "@/lib/audit/audit-log.pg";
+import {
+  type CreateTaskBody,
+  FINISHED_STATUSES,
+  type listTasksQuerySchema,
+  type PatchTaskBody,
+  type TaskDto,
+  type TaskEventDto,
+  type TaskStatus,
+} from "@/lib/contracts/tasks";
+import { ApiError, notFound } from "@/lib/errors";
+import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
+import { announceTasks } from "./dispatch";
+import { finishTaskPg } from "./task-finish.pg";
+import { type EventRow, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
+import {
+  homeOfPg,
+  insertTaskEventPg,
+  readTaskForUpdatePg,
+  readTaskPg,
+  recordTaskRollupPg,
+  TASK_COLUMNS_PG,
+  TASK_FROM_PG,
+} from "./task-rows.pg";
+
+type ListQuery = z.infer<typeof listTasksQuerySchema>;
+
+const MAX_EVENTS = 1000;
+
+function isFinished(status: TaskStatus) {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
+
+export async function listTasksPg(
+  query: ListQuery,
+  window: { sinceMs?: number; untilMs?: number } = {},
+): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
+  const sql = pgSql();
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const param = (value: unknown) => {
+    args.push(value);
+    return `$${args.length}`;
+  };
+  if (window.sinceMs !== undefined) where.push(`COALESCE(t."finishedAt", t."createdAt") >= ${param(new Date(window.sinceMs))}`);
+  if (window.untilMs !== undefined) where.push(`COALESCE(t."finishedAt", t."createdAt") < ${param(new Date(window.untilMs))}`);
+  if (query.status && query.status.length > 0) where.push(`t."status" = ANY(${param(query.status)}::text[])`);
+  if (query.agentId) where.push(`t."agentId" = ${param(query.agentId)}`);
+  if (query.tag) where.push(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(t."tags"::jsonb) AS tag WHERE tag = ${param(query.tag)})`);
+  if (query.q?.trim()) {
+    const like = param(`%${query.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`(t."title" ILIKE ${like} ESCAPE '\\' OR t."description" ILIKE ${like} ESCAPE '\\' OR t."id" = ${param(query.q.trim())})`);
+  }
+  if (query.cursor) {
+    const cursor = await sql.get<{ createdAt: number; id: string }>(`SELECT "createdAt", "id" FROM "Task" WHERE "id" = $1`, [query.cursor]);
+    if (!cursor) throw new ApiError("bad_request", "The cursor does not name a task");
+    const createdAt = param(new Date(cursor.createdAt));
+    where.push(`(t."createdAt" < ${createdAt} OR (t."createdAt" = ${createdAt} AND t."id" < ${param(cursor.id)}))`);
+  }
+  const limit = param(query.limit + 1);
+  const rows = await sql.all<TaskRow>(
+    `SELECT ${TASK_COLUMNS_PG} ${TASK_FROM_PG} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+     ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ${limit}`,
+    args,
+  );
+  const page = rows.slice(0, query.limit);
+  return { tasks: page.map(toTaskDto), nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+export async function getTaskWithEventsPg({ id }: { id: string }): Promise<{ task: TaskDto; events: TaskEventDto[] }> {
+  const sql = pgSql();
+  const task = await readTaskPg(sql, id);
+  if (!task) throw notFound("Task");
+  const events = await sql.all<EventRow>(
+    `SELECT * FROM (SELECT "id", "type", "fromStatus", "toStatus", "message", "data", "actorType", "actorId", "createdAt"
+       FROM "TaskEvent" WHERE "taskId" = $1 ORDER BY "id" DESC LIMIT $2) e ORDER BY "id"`,
+    [id, MAX_EVENTS],
+  );
+  return { task: toTaskDto(task), events: events.map(toEventDto) };
+}
+
+/** An agent that is not archived; its row is share-locked so it cannot be archived before the commit. */
+async function activeAgent(sql: Sql, agentId: string): Promise<{ id: string; name: string }> {
+  const agent = await sql.get<{ id: string; name: string }>(
+    `SELECT "id", "name" FROM "Agent" WHERE "id" = $1 AND "archivedAt" IS NULL FOR SHARE`,
+    [agentId],
+  );
+  if (!agent) throw notFound("Agent");
+  return agent;
+}
+
+function eventActor(actor: Actor) {
+  return { type: actor.type, id: actor.id };
+}
+
+export async function createTaskPg({
+  input,
+  actor,
+  createdById = null,
+}: {
+  input: CreateTaskBody;
+  actor: Actor;
+  createdById?: string | null;
+}): Promise<TaskDto> {
+  const row = await pgTransaction(async (sql) => {
+    const agent = input.agentId ? await activeAgent(sql, input.agentId) : null;
+    if (input.parentTaskId && !(await sql.get(`SELECT 1 FROM "Task" WHERE "id" = $1`, [input.parentTaskId]))) {
+      throw notFound("Parent task");
+    }
+    const now = Date.now();
+    const at = new Date(now);
+    const id = newId();
+    const status: TaskStatus = agent ? "pending" : "unassigned";
+    const tags = [...new Set(input.tags)];
+    await sql.run(
+      `INSERT INTO "Task" ("id", "title", "description", "type", "tags", "priority", "status", "agentId", "parentTaskId", "timeLimitMinutes",
+         "identityGrant", "createdById", "createdAt", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+      [
+        id,
+        input.title,
+        input.description,
+        input.type,
+        JSON.stringify(tags),
+        input.priority,
+        status,
+        agent?.id ?? null,
+        input.parentTaskId || null,
+        input.timeLimitMinutes ?? null,
+        JSON.stringify(input.identityGrant),
+        createdById,
+        at,
+      ],
+    );
+    await insertTaskEventPg(sql, {
+      taskId: id,
+      type: "created",
+      toStatus: status,
+      message: agent ? `Created for ${agent.name}` : "Created in the pool",
+      actor: eventActor(actor),
+      at: now,
+    });
+    if (input.identityGrant.length > 0) await recordGrant(sql, { taskId: id, from: [], to: input.identityGrant, actor, now });
+    await recordTaskRollupPg(sql, { kind: "created", agentId: agent?.id ?? null, at: now });
+    const created = await readTaskPg(sql, id);
+    if (!created) throw new Error("created task vanished");
+    await appendAuditPg(sql, {
+      actor,
+      action: "task.created",
+      targetType: "task",
+      targetId: id,
+      agentId: agent?.id ?? null,
+      data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
+    });
+    return created;
+  });
+  announceTasks({ agentId: row.agentId });
+  return toTaskDto(row);
+}
+
+function assertNotFinished(task: TaskRow, action: string) {
+  if (isFinished(task.status)) {
+    throw new ApiError("already_finished", `The task is already ${task.status}; it cannot be ${action}`, { status: task.status });
+  }
+}
+
+function assertNotRunning(task: TaskRow, action: string) {
+  if (task.status === "in_progress") {
+    throw new ApiError("conflict", `The task is in progress; cancel it first if it must be ${action}`, { status: task.status });
+  }
+}
+
+/** moveTask of operator-tasks.ts, without its audit entry: the caller appends it last (`moveAudit`). */
+async function moveTask(
+  sql: Sql,
+  task: TaskRow,
+  to: { status: TaskStatus; agentId: string | null },
+  { type, message, actor, now, reset = false }: { type: string; message: string; actor: Actor; now: number; reset?: boolean },
+) {
+  const changed = await sql.run(
+    reset
+      ? `UPDATE "Task" SET "status" = $1, "agentId" = $2, "updatedAt" = $3, "attempts" = 0, "claimedAt" = NULL, "heartbeatAt" = NULL,
+           "finishedAt" = NULL, "progress" = NULL, "output" = NULL, "summary" = NULL, "failureReason" = NULL, "retryAt" = NULL,
+           "lastAgentId" = NULL, "lastActivityAt" = NULL, "lastActivity" = NULL WHERE "id" = $4 AND "status" = $5`
+      : `UPDATE "Task" SET "status" = $1, "agentId" = $2, "updatedAt" = $3 WHERE "id" = $4 AND "status" = $5`,
+    [to.status, to.agentId, new Date(now), task.id, task.status],
+  );
+  if (changed !== 1) throw new Error(`task ${task.id} is no longer ${task.status}`);
+  await insertTaskEventPg(sql, {
+    taskId: task.id,
+    type,
+    fromStatus: task.status,
+    toStatus: to.status,
+    message,
+    actor: eventActor(actor),
+    at: now,
+  });
+}
+
+function moveAudit(sql: Sql, task: TaskRow, to: { status: TaskStatus; agentId: string | null }, action: string, actor: Actor) {
+  return appendAuditPg(sql, {
+    actor,
+    action,
+    targetType: "task",
+    targetId: task.id,
+    agentId: to.agentId ?? task.agentId,
+    data: { from: { status: task.status, agentId: task.agentId }, to },
+  });
+}
+
+async function recordGrant(
+  sql: Sql,
+  { taskId, from, to, actor, now }: { taskId: string; from: string[]; to: string[]; actor: Actor; now: number },
+) {
+  await insertTaskEventPg(sql, {
+    taskId,
+    type: "grant",
+    message: to.length > 0 ? `Identity rights granted: ${to.join(", ")}` : "Identity rights withdrawn",
+    data: { from, to },
+    actor: eventActor(actor),
+    at: now,
+  });
+}
+
+type Patched = { row: TaskRow | undefined; wake: { agentId: string | null } | undefined; freed: string | null };
+
+export async function patchTaskPg({ id, input, actor }: { id: string; input: PatchTaskBody; actor: Actor }): Promise<TaskDto> {
+  const { row, wake, freed } = await pgTransaction(async (sql): Promise<Patched> => {
+    const task = await readTaskForUpdatePg(sql, id);
+    if (!task) throw notFound("Task");
+    const now = Date.now();
+    switch (input.action) {
+      case "cancel": {
+        assertNotFinished(task, "cancelled");
+        const row = await finishTaskPg(sql, task, { status: "cancelled", reason: input.reason ?? null }, actor, now);
+        return { row, wake: undefined, freed: task.status === "in_progress" ? task.agentId : null };
+      }
+      case "reassign": {
+        assertNotFinished(task, "reassigned");
+        assertNotRunning(task, "reassigned");
+        const agent = await activeAgent(sql, input.agentId);
+        if (task.status === "pending" && task.agentId === agent.id) {
+          throw new ApiError("conflict", `The task is already waiting for ${agent.name}`);
+        }
+        const to = { status: "pending" as const, agentId: agent.id };
+        await moveTask(sql, task, to, { type: "status", message: `Assigned to ${agent.name}`, actor, now });
+        const row = await readTaskPg(sql, id);
+        await moveAudit(sql, task, to, "task.reassigned", actor);
+        return { row, wake: { agentId: agent.id }, freed: null };
+      }
+      case "unassign": {
+        assertNotFinished(task, "returned to the pool");
+        assertNotRunning(task, "returned to the pool");
+        if (task.status === "unassigned") throw new ApiError("conflict", "The task is already in the pool");
+        const to = { status: "unassigned" as const, agentId: null };
+        await moveTask(sql, task, to, {
+          type: "status",
+          message: task.status === "offered" ? "Accepted into the pool" : "Returned to the pool",
+          actor,
+          now,
+        });
+        const row = await readTaskPg(sql, id);
+        await moveAudit(sql, task, to, "task.unassigned", actor);
+        return { row, wake: { agentId: null }, freed: null };
+      }
+      case "grant": {
+        assertNotFinished(task, "given identity rights");
+        const from = JSON.parse(task.identityGrant) as string[];
+        await sql.run(`UPDATE "Task" SET "identityGrant" = $1, "updatedAt" = $2 WHERE "id" = $3`, [
+          JSON.stringify(input.identityGrant),
+          new Date(now),
+          id,
+        ]);
+        await recordGrant(sql, { taskId: id, from, to: input.identityGrant, actor, now });
+        const row = await readTaskPg(sql, id);
+        await appendAuditPg(sql, {
+          actor,
+          action: "task.identity_granted",
+          targetType: "task",
+          targetId: id,
+          agentId: task.agentId,
+          data: { from, to: input.identityGrant, status: task.status },
+        });
+        return { row, wake: undefined, freed: null };
+      }
+      case "retry": {
+        if (task.status !== "failed" && task.status !== "cancelled") {
+          throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
+            status: task.status,
+          });
+        }
+        const home = await homeOfPg(sql, task);
+        const target =
+          home.status === "pending" ? await sql.get<{ name: string }>(`SELECT "name" FROM "Agent" WHERE "id" = $1`, [home.agentId]) : null;
+        await insertTaskEventPg(sql, {
+          taskId: task.id,
+          type: "attempt",
+          fromStatus: task.status,
+          toStatus: task.status,
+          message: `Run kept under Earlier runs before the retry (it ended ${task.status})`,
+          data: {
+            status: task.status,
+            agentId: task.agentId ?? task.lastAgentId,
+            agentName: task.agentName,
+            attempts: task.attempts,
+            claimedAt: task.claimedAt === null ? null : new Date(task.claimedAt).toISOString(),
+            finishedAt: task.finishedAt === null ? null : new Date(task.finishedAt).toISOString(),
+            output: task.output,
+            summary: task.summary,
+            failureReason: task.failureReason,
+          },
+          actor: eventActor(actor),
+          at: now,
+        });
+        await moveTask(sql, task, home, {
+          type: "status",
+          message: target ? `Retried: waiting for ${target.name} again` : "Retried: back in the pool",
+          actor,
+          now,
+          reset: true,
+        });
+        const row = await readTaskPg(sql, id);
+        await moveAudit(sql, task, home, "task.retried", actor);
+        return { row, wake: { agentId: home.agentId }, freed: null };
+      }
+    }
+  });
+  if (!row) throw notFound("Task");
+  if (wake) announceTasks(wake);
+  if (freed) announceTasks({ agentId: freed });
+  return toTaskDto(row);
+}

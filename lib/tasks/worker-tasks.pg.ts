@@ -1,0 +1,188 @@
+// The PostgreSQL twin of worker-tasks.ts (heartbeat, complete, fail, release, a
+// worker's own proposal). What differs: each call is one pgTransaction that reads
+// the task with its row locked (readTaskForUpdatePg), so a heartbeat, a finish, a
+// give-back, the stall sweep and an operator's cancel of one task, on any app
+// instance, apply one at a time and each sees the state the previous one left;
+// the transitions themselves are guarded UPDATEs (task-finish.pg.ts); the audit
+// entry comes last in each transaction (lib/audit/audit-log.pg.ts).
+import "server-only";
+import { appendAuditPg } from "@/lib/audit/audit-log.pg";
+import type { WorkerPrincipal } from "@/lib/auth/principal";
+import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
+import { ApiError, notFound } from "@/lib/errors";
+import { summarizeSessionSafely } from "@/lib/memory/session-summary";
+import { pgTransaction, type Sql } from "@/lib/pg";
+import { announceTasks } from "./dispatch";
+import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
+import { type Finish, indexOutcomeSafely } from "./task-finish";
+import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
+import { newId, type TaskRow, toTaskDto } from "./task-rows";
+import { insertTaskEventPg, readTaskForUpdatePg, readTaskPg, recordTaskRollupPg } from "./task-rows.pg";
+
+function workerActor(principal: WorkerPrincipal) {
+  return { type: "worker" as const, id: principal.agent.id, label: principal.agent.name };
+}
+
+/** ownTaskSync on this store: the task, locked, if this agent holds it (404 unknown, 403 someone else's). */
+export async function ownTaskPg(sql: Sql, principal: WorkerPrincipal, taskId: string, { lock = true } = {}): Promise<TaskRow> {
+  const task = lock ? await readTaskForUpdatePg(sql, taskId) : await readTaskPg(sql, taskId);
+  if (!task) throw notFound("Task");
+  if (task.agentId !== principal.agent.id) throw new ApiError("forbidden", "This task belongs to another agent (or to the pool)");
+  return task;
+}
+
+function assertRunning(task: TaskRow) {
+  if ((FINISHED_STATUSES as readonly string[]).includes(task.status)) {
+    throw new ApiError("already_finished", `The task is already ${task.status}`, { status: task.status });
+  }
+  if (task.status !== "in_progress") {
+    throw new ApiError("conflict", `The task is ${task.status}, not in progress: it was given back; poll for work again`, {
+      status: task.status,
+    });
+  }
+}
+
+const lastSeenWritten = new Map<string, number>();
+async function touchAgent(sql: Sql, agentId: string, now: number) {
+  if ((lastSeenWritten.get(agentId) ?? 0) >= now - LAST_SEEN_EVERY_MS) return;
+  lastSeenWritten.set(agentId, now);
+  await sql.run(`UPDATE "Agent" SET "lastSeenAt" = $1 WHERE "id" = $2`, [new Date(now), agentId]);
+}
+
+export function heartbeatTaskPg({
+  principal,
+  taskId,
+  progress,
+  lastActivity,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  progress?: string;
+  lastActivity?: { at: string; what: string };
+}): Promise<{ cancelled: boolean; status: TaskStatus }> {
+  return pgTransaction(async (sql) => {
+    const task = await ownTaskPg(sql, principal, taskId);
+    const now = Date.now();
+    await touchAgent(sql, principal.agent.id, now);
+    if (task.status !== "in_progress") {
+      return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
+    }
+    const note = progress?.trim();
+    const activityAt = lastActivity ? Math.min(Date.parse(lastActivity.at), now) : null;
+    await sql.run(
+      `UPDATE "Task" SET "heartbeatAt" = $1, "progress" = COALESCE($2, "progress"), "lastActivityAt" = COALESCE($3, "lastActivityAt"),
+         "lastActivity" = COALESCE($4, "lastActivity"), "updatedAt" = $1 WHERE "id" = $5 AND "status" = 'in_progress'`,
+      [new Date(now), note || null, activityAt === null ? null : new Date(activityAt), lastActivity?.what ?? null, taskId],
+    );
+    if (note) {
+      await insertTaskEventPg(sql, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
+      await appendAuditPg(sql, {
+        actor: workerActor(principal),
+        action: "task.progress",
+        targetType: "task",
+        targetId: taskId,
+        agentId: principal.agent.id,
+        data: { progress: note.slice(0, 200) },
+      });
+    }
+    return { cancelled: false, status: "in_progress" as const };
+  });
+}
+
+export async function finishByWorkerPg({
+  principal,
+  taskId,
+  finish,
+  session,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  finish: Extract<Finish, { status: "completed" | "failed" }>;
+  session?: SessionTranscriptBody;
+}): Promise<TaskDto> {
+  const row = await pgTransaction(async (sql) => {
+    const task = await ownTaskPg(sql, principal, taskId);
+    assertRunning(task);
+    const now = Date.now();
+    await touchAgent(sql, principal.agent.id, now);
+    return finishTaskPg(sql, task, finish, workerActor(principal), now);
+  });
+  announceTasks({ agentId: principal.agent.id });
+  await indexOutcomeSafely(row);
+  if (session?.transcript.trim()) await summarizeSessionSafely({ agentId: principal.agent.id, taskId, title: row.title, session });
+  return toTaskDto(row);
+}
+
+export async function releaseByWorkerPg({
+  principal,
+  taskId,
+  reason,
+}: {
+  principal: WorkerPrincipal;
+  taskId: string;
+  reason: string;
+}): Promise<TaskDto> {
+  const { row, wake } = await pgTransaction(async (sql) => {
+    const task = await ownTaskPg(sql, principal, taskId);
+    assertRunning(task);
+    const now = Date.now();
+    const given = `Given back by ${principal.agent.name}: ${reason}`;
+    if (task.attempts >= maxAttempts()) {
+      const failureReason = await attemptsExhaustedReasonPg(sql, task, given);
+      const failed = await finishTaskPg(sql, task, { status: "failed", failureReason, output: null }, workerActor(principal), now);
+      return { row: failed, wake: principal.agent.id as string | null };
+    }
+    const { row, home } = await requeueTaskPg(sql, task, {
+      type: "released",
+      reason: given,
+      action: "task.released",
+      actor: workerActor(principal),
+      now,
+    });
+    return { row, wake: home.agentId };
+  });
+  announceTasks({ agentId: wake });
+  if (row.status === "failed") await indexOutcomeSafely(row);
+  return toTaskDto(row);
+}
+
+export async function createTaskByWorkerPg({
+  principal,
+  input,
+}: {
+  principal: WorkerPrincipal;
+  input: { title: string; description: string; tags: string[]; type?: string };
+}): Promise<TaskDto> {
+  const row = await pgTransaction(async (sql) => {
+    const now = Date.now();
+    const at = new Date(now);
+    const id = newId();
+    const tags = [...new Set(input.tags)];
+    await sql.run(
+      `INSERT INTO "Task" ("id", "title", "description", "type", "tags", "priority", "status", "agentId", "createdById", "createdAt", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, 0, 'offered', NULL, $6, $7, $7)`,
+      [id, input.title, input.description, input.type ?? "task", JSON.stringify(tags), principal.agent.id, at],
+    );
+    await insertTaskEventPg(sql, {
+      taskId: id,
+      type: "created",
+      toStatus: "offered",
+      message: `Proposed by ${principal.agent.name}; waiting for an operator to accept it`,
+      actor: { type: "worker", id: principal.agent.id },
+      at: now,
+    });
+    await recordTaskRollupPg(sql, { kind: "created", agentId: null, at: now });
+    const created = await readTaskPg(sql, id);
+    if (!created) throw new Error("created task vanished");
+    await appendAuditPg(sql, {
+      actor: workerActor(principal),
+      action: "task.created",
+      targetType: "task",
+      targetId: id,
+      agentId: principal.agent.id,
+      data: { title: input.title, status: "offered", tags },
+    });
+    return created;
+  });
+  return toTaskDto(row);
+}
