@@ -11,7 +11,7 @@ import type { DayRange } from "./range";
 import { agentNamesPg } from "./task-metrics.pg";
 
 const DAY = `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
-const BY_KEY = `"key" COLLATE "C" NULLS FIRST`;
+const byKey = (column: string) => `"${column}" COLLATE "C" NULLS FIRST`;
 
 export async function getMemoryMetricsPg({ range, agentId }: { range: DayRange; agentId?: string }) {
   const threshold = injectThreshold();
@@ -23,21 +23,21 @@ export async function getMemoryMetricsPg({ range, agentId }: { range: DayRange; 
   const [names, agentBase, agentDaily, sourceBase, sourceDaily, retrievalRows] = await Promise.all([
     agentNamesPg(sql),
     sql.all<BaseRow>(
-      `SELECT "agentId" AS "key", count(*) AS "n" FROM "Memory" WHERE ${before} ${where} GROUP BY "agentId" ORDER BY ${BY_KEY}`,
+      `SELECT "agentId" AS "key", count(*) AS "n" FROM "Memory" WHERE ${before} ${where} GROUP BY "agentId" ORDER BY ${byKey("agentId")}`,
       params,
     ),
     sql.all<CountRow>(
       `SELECT "agentId" AS "key", ${DAY} AS "day", count(*) AS "n" FROM "Memory" WHERE "createdAt" >= $1 AND "createdAt" < $2 ${where}
-       GROUP BY "agentId", ${DAY} ORDER BY ${BY_KEY}, "day"`,
+       GROUP BY "agentId", ${DAY} ORDER BY ${byKey("agentId")}, "day"`,
       params,
     ),
     sql.all<BaseRow>(
-      `SELECT "source" AS "key", count(*) AS "n" FROM "Memory" WHERE ${before} ${where} GROUP BY "source" ORDER BY ${BY_KEY}`,
+      `SELECT "source" AS "key", count(*) AS "n" FROM "Memory" WHERE ${before} ${where} GROUP BY "source" ORDER BY ${byKey("source")}`,
       params,
     ),
     sql.all<CountRow>(
       `SELECT "source" AS "key", ${DAY} AS "day", count(*) AS "n" FROM "Memory" WHERE "createdAt" >= $1 AND "createdAt" < $2 ${where}
-       GROUP BY "source", ${DAY} ORDER BY ${BY_KEY}, "day"`,
+       GROUP BY "source", ${DAY} ORDER BY ${byKey("source")}, "day"`,
       params,
     ),
     sql.all<RetrievalRow>(
