@@ -1,9 +1,9 @@
 // The operator API core on the real server: worker and operator tokens, users,
 // config (secrets encrypted at rest), worker registration, and the audit trail
 // every one of those mutations leaves.
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { admin, client, createAgent, server, userWithToken } from "./support/client";
+import { openTestDb } from "./support/test-db";
 
 type AuditEvent = { id: number; action: string; targetId: string | null; agentId: string | null; data: any; actorLabel: string };
 
@@ -43,9 +43,9 @@ describe("worker tokens", () => {
     expect(await auditFor("worker_token.created", created.body.id)).toHaveLength(1);
     expect(await auditFor("worker_token.revoked", created.body.id)).toHaveLength(1);
     // Only the hash is stored.
-    const sqlite = new Database(server().dbFile, { readonly: true });
-    const row = sqlite.prepare("SELECT * FROM WorkerToken WHERE id = ?").get(created.body.id) as Record<string, unknown>;
-    sqlite.close();
+    const sqlite = openTestDb(server().databaseUrl);
+    const row = await sqlite.get<Record<string, unknown>>('SELECT * FROM "WorkerToken" WHERE "id" = ?', [created.body.id]);
+    await sqlite.close();
     expect(JSON.stringify(row)).not.toContain(created.body.token);
   });
 
@@ -164,9 +164,9 @@ describe("config", () => {
     expect(put.body.entry).toMatchObject({ key, secret: true, value: null });
     expect((await admin().get(`/api/v1/config?key=${key}`)).body.entries[0].value).toBeNull();
 
-    const sqlite = new Database(server().dbFile, { readonly: true });
-    const row = sqlite.prepare("SELECT value FROM SwarmConfig WHERE key = ?").get(key) as { value: string };
-    sqlite.close();
+    const sqlite = openTestDb(server().databaseUrl);
+    const row = (await sqlite.get<{ value: string }>('SELECT "value" FROM "SwarmConfig" WHERE "key" = ?', [key])) as { value: string };
+    await sqlite.close();
     expect(row.value).toMatch(/^v1:/);
     expect(row.value).not.toContain(value);
 
@@ -259,15 +259,17 @@ describe("audit log", () => {
 
     const target = (await auditFor("agent.created", agent.id))[0];
     expect(target).toBeDefined();
-    const sqlite = new Database(server().dbFile);
-    const original = sqlite.prepare("SELECT data FROM AuditEvent WHERE id = ?").get(target?.id) as { data: string };
+    const sqlite = openTestDb(server().databaseUrl);
+    const original = (await sqlite.get<{ data: string }>('SELECT "data" FROM "AuditEvent" WHERE "id" = ?', [target?.id])) as {
+      data: string;
+    };
     try {
-      sqlite.prepare("UPDATE AuditEvent SET data = ? WHERE id = ?").run('{"name":"someone-else"}', target?.id);
+      await sqlite.run('UPDATE "AuditEvent" SET "data" = ? WHERE "id" = ?', ['{"name":"someone-else"}', target?.id]);
       const broken = await admin().get("/api/v1/audit/verify");
       expect(broken.body).toMatchObject({ ok: false, brokenAt: target?.id });
     } finally {
-      sqlite.prepare("UPDATE AuditEvent SET data = ? WHERE id = ?").run(original.data, target?.id);
-      sqlite.close();
+      await sqlite.run('UPDATE "AuditEvent" SET "data" = ? WHERE "id" = ?', [original.data, target?.id]);
+      await sqlite.close();
     }
     expect((await admin().get("/api/v1/audit/verify")).body).toMatchObject({ ok: true, brokenAt: null });
   });

@@ -1,8 +1,8 @@
 // Every error status of the operator API and the worker protocol, on real routes
 // of the real server: the one error shape, the right status, and no half-writes.
-import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, client, createAgent, createWorkerToken, server, sessionCookie, uniqueName, userWithToken } from "./support/client";
+import { openTestDb } from "./support/test-db";
 
 let viewer: Awaited<ReturnType<typeof userWithToken>>;
 let operator: Awaited<ReturnType<typeof userWithToken>>;
@@ -237,18 +237,18 @@ describe("413: bodies over the limit", () => {
 
 describe("500: failures that leak nothing", () => {
   it("answers a generic message with an error id when the database fails", async () => {
-    const sqlite = new Database(server().dbFile);
+    const sqlite = openTestDb(server().databaseUrl);
     try {
-      sqlite.exec('ALTER TABLE "SwarmConfig" RENAME TO "SwarmConfig_away"');
+      await sqlite.run('ALTER TABLE "SwarmConfig" RENAME TO "SwarmConfig_away"');
       const reply = await admin().get("/api/v1/config");
       expectError(reply, 500, "internal_error");
       expect(reply.body.error.message).toMatch(/^Something went wrong on our side \(error id [0-9a-f-]{36}\)$/);
       const text = JSON.stringify(reply.body);
-      expect(text).not.toMatch(/SwarmConfig|sqlite|SELECT|no such table|prisma/i);
+      expect(text).not.toMatch(/SwarmConfig|sqlite|postgres|SELECT|no such table|relation|prisma/i);
       expect(reply.body.error.details).toBeUndefined();
     } finally {
-      sqlite.exec('ALTER TABLE "SwarmConfig_away" RENAME TO "SwarmConfig"');
-      sqlite.close();
+      await sqlite.run('ALTER TABLE "SwarmConfig_away" RENAME TO "SwarmConfig"');
+      await sqlite.close();
     }
     expect((await admin().get("/api/v1/config")).status).toBe(200);
   });

@@ -7,13 +7,13 @@
 // Its own server (background jobs off, so only requests write) on a fresh database.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { IDENTITY_KINDS } from "@/lib/contracts/identity";
 import { sessionCookie } from "./support/client";
 import { arbitraryFromJsonSchema, hostileBody, hostileValue, type JsonSchema } from "./support/fuzz-arbitraries";
+import { openTestDb, type TestDb } from "./support/test-db";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -90,7 +90,7 @@ function readRoutes(schemas: Map<string, z.ZodType>): Route[] {
 
 let app: TestServer;
 let routes: Route[];
-let sqlite: Database.Database;
+let database: TestDb;
 let generated = 0;
 const statuses = new Map<string, number>();
 const credentials = new Map<string, Record<string, string>>();
@@ -158,26 +158,45 @@ async function arrange() {
 const VOLATILE_COLUMNS = new Set(["lastUsedAt", "lastSeenAt"]);
 
 /** Every table's rows (less columns that a read legitimately touches), as one string. */
-function readSnapshot(): string {
-  const tables = sqlite
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name")
-    .all() as Array<{ name: string }>;
-  return tables
-    .map(({ name }) => {
-      const rows = sqlite.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>;
-      const kept = rows.map((row) => Object.entries(row).filter(([column]) => !VOLATILE_COLUMNS.has(column)));
-      return `${name}:${JSON.stringify(kept, (_, value) => (Buffer.isBuffer(value) ? value.toString("base64") : value))}`;
-    })
-    .join("\n");
+async function readSnapshot(): Promise<string> {
+  const keep = (rows: Array<Record<string, unknown>>) =>
+    rows.map((row) => Object.entries(row).filter(([column]) => !VOLATILE_COLUMNS.has(column)));
+  if (database.store === "postgresql") {
+    // One round trip: every table's rows as JSON, each in a stable order (a row's text
+    // starts with its id), since an UPDATE moves a row within the heap.
+    const tables = await database.all<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    );
+    const rows = await database.all<{ name: string; rows: Array<Record<string, unknown>> }>(
+      tables
+        .map(
+          ({ name }) =>
+            `SELECT '${name}' AS name, (SELECT coalesce(json_agg(row_to_json(t) ORDER BY t::text), '[]') FROM "${name}" t) AS rows`,
+        )
+        .join(" UNION ALL "),
+    );
+    return rows.map(({ name, rows }) => `${name}:${JSON.stringify(keep(rows))}`).join("\n");
+  }
+  const tables = await database.all<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name",
+  );
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const rows = await database.all<Record<string, unknown>>(`SELECT * FROM "${name}"`);
+    parts.push(`${name}:${JSON.stringify(keep(rows), (_, value) => (Buffer.isBuffer(value) ? value.toString("base64") : value))}`);
+  }
+  return parts.join("\n");
 }
 
 // SQLite's data_version changes when another connection (the server) commits, so
 // the full read above runs only when something was written since the last one.
+// PostgreSQL has no such counter for one database: there every snapshot reads.
 let cached: { version: number; text: string } | undefined;
 
-function snapshot(): string {
-  const version = sqlite.pragma("data_version", { simple: true }) as number;
-  if (cached?.version !== version) cached = { version, text: readSnapshot() };
+async function snapshot(): Promise<string> {
+  if (database.store === "postgresql") return readSnapshot();
+  const version = Number((await database.get<{ data_version: number }>("PRAGMA data_version"))?.data_version);
+  if (cached?.version !== version) cached = { version, text: await readSnapshot() };
   return cached.text;
 }
 
@@ -274,11 +293,11 @@ beforeAll(async () => {
   app = await startTestServer({ env: { SWARMDECK_DISABLE_JOBS: "1" } });
   routes = readRoutes(await contractSchemas());
   await arrange();
-  sqlite = new Database(app.dbFile, { readonly: true, fileMustExist: true });
+  database = openTestDb(app.databaseUrl);
 }, 240_000);
 
 afterAll(async () => {
-  sqlite?.close();
+  await database?.close();
   await app?.stop();
   const tally = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${status}: ${count}`);
   console.log(`[fuzz] ${generated} generated requests over ${routes?.length ?? 0} route paths (${tally.join(", ")})`);
@@ -298,7 +317,7 @@ describe("the API under generated requests", () => {
           generated += 1;
           const headers: Record<string, string> = { ...credentials.get(request.credential) };
           if (request.body.contentType) headers["content-type"] = request.body.contentType;
-          const before = snapshot();
+          const before = await snapshot();
           const url = `${request.path}${request.query}`;
           let response: Response;
           try {
@@ -327,7 +346,7 @@ describe("the API under generated requests", () => {
               expect(typeof body.error?.code, where).toBe("string");
               expect(typeof body.error?.message, where).toBe("string");
             }
-            expect(snapshot() === before, `${where}\nchanged the database`).toBe(true);
+            expect((await snapshot()) === before, `${where}\nchanged the database`).toBe(true);
           }
         }),
         { numRuns: RUNS_PER_ROUTE, endOnFailure: true },

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { admin, client } from "./support/client";
+import { admin, client, server } from "./support/client";
 
 describe("health", () => {
   it("answers ok with a database round trip, without credentials", async () => {
     const reply = await client().get("/api/health");
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ok: true, db: "ok", database: "sqlite" });
+    expect(reply.body).toEqual({ ok: true, db: "ok", database: server().store });
   });
 });
 

@@ -31,7 +31,7 @@ describe("new agent identity", () => {
     });
     const versions = await admin().get(`${soulPath(agent.id)}/versions`);
     expect(versions.body.versions[0]).toMatchObject({ number: 1, source: "template", authorType: "system", authorLabel: "Swarmdeck" });
-    expect(auditActions(agent.id)).toContain("identity.initialized");
+    expect(await auditActions(agent.id)).toContain("identity.initialized");
   });
 });
 
@@ -61,7 +61,7 @@ describe("operator PUT", () => {
     expect(versions[0].contentHash).toMatch(/^[0-9a-f]{64}$/);
     const one = await admin().get(`${soulPath(agent.id)}/versions/${reply.body.versionId}`);
     expect(one.body.content).toBe("# Soul\nBe kind. ✨\n");
-    expect(lastAudit(agent.id, "identity.written")).toMatchObject({
+    expect(await lastAudit(agent.id, "identity.written")).toMatchObject({
       actorType: "api_token",
       data: { kind: "SOUL", number: 2, reason: "warmer" },
     });
@@ -85,14 +85,14 @@ describe("operator PUT", () => {
     const agent = await createAgent();
     const base = await current(agent.id, "soul");
     const first = await admin().put(soulPath(agent.id), { content: "first writer", baseVersionId: base.versionId });
-    const count = versionCount(agent.id, "SOUL");
+    const count = await versionCount(agent.id, "SOUL");
     const reply = await admin().put(soulPath(agent.id), { content: "second writer", baseVersionId: base.versionId });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({
       code: "stale_base",
       details: { currentVersionId: first.body.versionId, currentVersionNumber: 2 },
     });
-    expect(versionCount(agent.id, "SOUL")).toBe(count);
+    expect(await versionCount(agent.id, "SOUL")).toBe(count);
     expect((await current(agent.id, "soul")).content).toBe("first writer");
   });
 
@@ -103,7 +103,7 @@ describe("operator PUT", () => {
     const reply = await admin().put(`/api/v1/agents/${agent.id}/identity/tools`, { content, baseVersionId: base.versionId });
     expect(reply.status).toBe(413);
     expect(reply.body.error).toMatchObject({ code: "payload_too_large", details: { limit: 65536, size: 66000 } });
-    expect(versionCount(agent.id, "TOOLS")).toBe(1);
+    expect(await versionCount(agent.id, "TOOLS")).toBe(1);
     const exact = await admin().put(`/api/v1/agents/${agent.id}/identity/tools`, {
       content: "a".repeat(65536),
       baseVersionId: base.versionId,
@@ -127,13 +127,13 @@ describe("operator PUT", () => {
     expect(extra.status).toBe(400);
     const foreign = await admin().put(soulPath(agent.id), { content: "x", baseVersionId: "not-a-version" });
     expect(foreign.status).toBe(400);
-    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    expect(await versionCount(agent.id, "SOUL")).toBe(1);
     expect((await admin().get(`/api/v1/agents/nope/identity/soul`)).status).toBe(404);
   });
 
   it("lets a viewer read but not write, roll back, approve or re-bootstrap", async () => {
     const agent = await createAgent();
-    const viewer = client(userToken("viewer").token);
+    const viewer = client((await userToken("viewer")).token);
     const base = await current(agent.id, "soul");
     expect((await viewer.get(soulPath(agent.id))).status).toBe(200);
     expect((await viewer.get(`${soulPath(agent.id)}/versions`)).status).toBe(200);
@@ -143,13 +143,13 @@ describe("operator PUT", () => {
     expect(put.body.error.code).toBe("forbidden");
     expect((await viewer.post(`${soulPath(agent.id)}/rollback`, { versionId: base.versionId })).status).toBe(403);
     expect((await viewer.post(`/api/v1/agents/${agent.id}/rebootstrap`)).status).toBe(403);
-    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    expect(await versionCount(agent.id, "SOUL")).toBe(1);
     expect((await client().get(soulPath(agent.id))).status).toBe(401);
   });
 
   it("saves as an operator-role user, attributed to that user", async () => {
     const agent = await createAgent();
-    const operator = userToken("operator");
+    const operator = await userToken("operator");
     const base = await current(agent.id, "heartbeat");
     const reply = await client(operator.token).put(`/api/v1/agents/${agent.id}/identity/heartbeat`, {
       content: "- check\n",
@@ -178,12 +178,12 @@ describe("rollback", () => {
       "1:template",
     ]);
     expect(versions[0].reason).toBe("Restored version 1");
-    expect(lastAudit(agent.id, "identity.rolled_back")?.data).toMatchObject({ restoredNumber: 1, number: 3 });
+    expect((await lastAudit(agent.id, "identity.rolled_back"))?.data).toMatchObject({ restoredNumber: 1, number: 3 });
     const unknown = await admin().post(`${soulPath(agent.id)}/rollback`, { versionId: "missing" });
     expect(unknown.status).toBe(404);
     const otherFile = (await current(agent.id, "user")).versionId;
     expect((await admin().post(`${soulPath(agent.id)}/rollback`, { versionId: otherFile })).status).toBe(404);
-    expect(versionCount(agent.id, "SOUL")).toBe(3);
+    expect(await versionCount(agent.id, "SOUL")).toBe(3);
   });
 });
 
@@ -202,7 +202,7 @@ describe("capabilities.yaml is validated when saved", () => {
     expect(reply.body.error.message).toContain("did you mean WebFetch");
     // Read as the older shape, the same cage in the current shape comes with the error, ready to save.
     expect(reply.body.error.message).toContain("This looks like the older capabilities.yaml shape. The same cage in the current shape:");
-    expect(versionCount(agent.id, "CAPABILITIES")).toBe(1);
+    expect(await versionCount(agent.id, "CAPABILITIES")).toBe(1);
     const suggested = reply.body.error.message.split("The same cage in the current shape:\n")[1];
     const saved = await admin().put(capsPath(agent.id), { content: suggested, baseVersionId: base.versionId });
     expect(saved.status).toBe(200);
@@ -220,7 +220,7 @@ describe("capabilities.yaml is validated when saved", () => {
     expect(broken.status).toBe(400);
     expect(broken.body.error.message).not.toContain("older capabilities.yaml shape");
     // Nothing invalid was stored: the template and the upgrade the operator saved.
-    expect(versionCount(agent.id, "CAPABILITIES")).toBe(2);
+    expect(await versionCount(agent.id, "CAPABILITIES")).toBe(2);
   });
 
   it("saves a valid file", async () => {
@@ -236,7 +236,7 @@ describe("capabilities.yaml is validated when saved", () => {
 describe("prompt preview and re-bootstrap", () => {
   it("previews the assembled prompt in order without changing anything", async () => {
     const agent = await createAgent();
-    const before = versionCount(agent.id, "BOOTSTRAP");
+    const before = await versionCount(agent.id, "BOOTSTRAP");
     const reply = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
     expect(reply.status).toBe(200);
     const prompt: string = reply.body.systemPrompt;
@@ -256,16 +256,16 @@ describe("prompt preview and re-bootstrap", () => {
     expect(prompt).not.toContain("## What Goes Here");
     // Started from templates: no ritual, nothing for the next task to change first.
     expect(reply.body.notes).toEqual([]);
-    expect(versionCount(agent.id, "BOOTSTRAP")).toBe(before);
+    expect(await versionCount(agent.id, "BOOTSTRAP")).toBe(before);
   });
 
   it("re-bootstrap: admin only; archives SOUL, IDENTITY and USER as deleted versions and restores BOOTSTRAP", async () => {
     const agent = await createAgent();
     const soul = await current(agent.id, "soul");
     await admin().put(soulPath(agent.id), { content: "a soul worth keeping", baseVersionId: soul.versionId });
-    const operator = client(userToken("operator").token);
+    const operator = client((await userToken("operator")).token);
     expect((await operator.post(`/api/v1/agents/${agent.id}/rebootstrap`)).status).toBe(403);
-    expect(versionCount(agent.id, "SOUL")).toBe(2);
+    expect(await versionCount(agent.id, "SOUL")).toBe(2);
 
     const reply = await admin().post(`/api/v1/agents/${agent.id}/rebootstrap`);
     expect(reply.status).toBe(200);
@@ -278,11 +278,11 @@ describe("prompt preview and re-bootstrap", () => {
     const preview = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
     expect(preview.body.bootstrap).toBe(true);
     expect(preview.body.systemPrompt).toContain("You only get born once.");
-    expect(lastAudit(agent.id, "identity.rebootstrapped")?.data).toMatchObject({ erased: ["SOUL.md", "IDENTITY.md", "USER.md"] });
+    expect((await lastAudit(agent.id, "identity.rebootstrapped"))?.data).toMatchObject({ erased: ["SOUL.md", "IDENTITY.md", "USER.md"] });
 
     // A second re-bootstrap erases nothing more.
     const again = await admin().post(`/api/v1/agents/${agent.id}/rebootstrap`);
     expect(again.body.erased).toEqual([]);
-    expect(versionCount(agent.id, "SOUL")).toBe(3);
+    expect(await versionCount(agent.id, "SOUL")).toBe(3);
   });
 });

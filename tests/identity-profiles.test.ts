@@ -61,7 +61,7 @@ const TABLE: Record<"agent-write" | "agent-propose" | "granted-write", Record<(t
 /** An agent with a worker that has claimed one task, created by an operator with `identityGrant`. */
 async function agentOnTask(securityProfile: string, identityGrant: string[]) {
   const agent = await createAgent({ securityProfile });
-  const worker = client(workerToken(agent.id));
+  const worker = client(await workerToken(agent.id));
   const created = await admin().post("/api/v1/tasks", { title: "identity rights test", agentId: agent.id, identityGrant });
   expect(created.status).toBe(201);
   const poll = await worker.get("/api/worker/poll?waitMs=0");
@@ -126,7 +126,7 @@ for (const profile of ["paranoid", "standard", "power"] as const) {
           if (want === "locked") {
             expect(reply.status, cell).toBe(403);
             expect(reply.body.error.code, cell).toBe("locked");
-            expect(versionCount(ctx.agent.id, slug.toUpperCase()), cell).toBe(slug === "bootstrap" ? 0 : 1);
+            expect(await versionCount(ctx.agent.id, slug.toUpperCase()), cell).toBe(slug === "bootstrap" ? 0 : 1);
           }
         }
       });
@@ -165,7 +165,7 @@ describe("an explicit request is the operator's grant, never the agent's word", 
 
   it("a task still waiting for its worker carries the grant but does not honour it yet", async () => {
     const agent = await createAgent({ securityProfile: "paranoid" });
-    const worker = client(workerToken(agent.id));
+    const worker = client(await workerToken(agent.id));
     const created = await admin().post("/api/v1/tasks", { title: "later", agentId: agent.id, identityGrant: ["SOUL"] });
     expect((await soulWrite({ agent, worker }, { taskId: created.body.task.id })).status).toBe(403);
   });

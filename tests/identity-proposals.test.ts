@@ -34,10 +34,10 @@ describe("approve", () => {
       reviewerLabel: "admin@test.local",
       resultVersionId: reply.body.versionId,
     });
-    expect(lastAudit(agent.id, "identity.proposal_approved")?.data).toMatchObject({ edited: false, note: "nice" });
+    expect((await lastAudit(agent.id, "identity.proposal_approved"))?.data).toMatchObject({ edited: false, note: "nice" });
     const twice = await admin().post(`/api/v1/proposals/${proposalId}/approve`, {});
     expect(twice.status).toBe(409);
-    expect(versionCount(agent.id, "SOUL")).toBe(2);
+    expect(await versionCount(agent.id, "SOUL")).toBe(2);
   });
 
   it("applies the reviewer's edited text and marks the proposal edited", async () => {
@@ -52,7 +52,7 @@ describe("approve", () => {
   it("merges onto a moved base when clean; otherwise 409 asks the reviewer to edit, and an edit resolves it", async () => {
     const { agent, base, proposalId } = await propose("soul", "");
     // Replace that empty proposal with a real one built on the template.
-    const { worker } = { worker: client((await import("./identity-helpers")).workerToken(agent.id)) };
+    const { worker } = { worker: client(await (await import("./identity-helpers")).workerToken(agent.id)) };
     const real = await worker.put("/api/worker/identity/soul", {
       content: base.content.replace("## Working Style", "## Working Style\n- agent line"),
       baseVersionId: base.versionId,
@@ -82,12 +82,12 @@ describe("approve", () => {
       content: now.content.replace("## Core Values", "## Core Values (operator)"),
       baseVersionId: now.versionId,
     });
-    const count = versionCount(agent.id, "SOUL");
+    const count = await versionCount(agent.id, "SOUL");
     const refused = await admin().post(`/api/v1/proposals/${clash.body.proposalId}/approve`, {});
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("stale_base");
     expect(refused.body.error.message).toMatch(/Edit the proposed text/);
-    expect(versionCount(agent.id, "SOUL")).toBe(count);
+    expect(await versionCount(agent.id, "SOUL")).toBe(count);
     const detail = (await admin().get(`/api/v1/proposals/${clash.body.proposalId}`)).body;
     expect(detail).toMatchObject({ status: "conflict", mergeClean: false });
     const markers = await admin().post(`/api/v1/proposals/${clash.body.proposalId}/approve`, { content: detail.mergedContent });
@@ -106,10 +106,10 @@ describe("reject", () => {
     expect(noNote.status).toBe(400);
     const reply = await admin().post(`/api/v1/proposals/${proposalId}/reject`, { note: "too vague" });
     expect(reply.status).toBe(200);
-    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    expect(await versionCount(agent.id, "SOUL")).toBe(1);
     const detail = (await admin().get(`/api/v1/proposals/${proposalId}`)).body;
     expect(detail).toMatchObject({ status: "rejected", reviewNote: "too vague" });
-    expect(lastAudit(agent.id, "identity.proposal_rejected")?.data).toMatchObject({ note: "too vague" });
+    expect((await lastAudit(agent.id, "identity.proposal_rejected"))?.data).toMatchObject({ note: "too vague" });
     expect((await admin().post(`/api/v1/proposals/${proposalId}/approve`, {})).status).toBe(409);
     const rejected = (await admin().get(`/api/v1/proposals?status=rejected&agentId=${agent.id}`)).body;
     expect(rejected.proposals.map((p: { id: string }) => p.id)).toEqual([proposalId]);
@@ -117,12 +117,12 @@ describe("reject", () => {
 
   it("is operator-only: a viewer can read proposals but not decide", async () => {
     const { agent, proposalId } = await propose();
-    const viewer = client(userToken("viewer").token);
+    const viewer = client((await userToken("viewer")).token);
     expect((await viewer.get("/api/v1/proposals?status=pending")).status).toBe(200);
     expect((await viewer.get("/api/v1/proposals/count?status=pending")).status).toBe(200);
     expect((await viewer.post(`/api/v1/proposals/${proposalId}/approve`, {})).status).toBe(403);
     expect((await viewer.post(`/api/v1/proposals/${proposalId}/reject`, { note: "no" })).status).toBe(403);
-    expect(versionCount(agent.id, "SOUL")).toBe(1);
+    expect(await versionCount(agent.id, "SOUL")).toBe(1);
     expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.status).toBe("pending");
     expect((await admin().get("/api/v1/proposals/missing")).status).toBe(404);
     expect((await admin().get("/api/v1/proposals?status=bogus")).status).toBe(400);

@@ -7,12 +7,12 @@ import { admin, type client } from "./support/client";
 const put = (worker: ReturnType<typeof client>, slug: string, body: Record<string, unknown>) =>
   worker.put(`/api/worker/identity/${slug}`, { reason: "learned something", trigger: "agent", ...body });
 
-function syncEvents(taskId: string) {
+async function syncEvents(taskId: string) {
   return (
-    sql().prepare("SELECT message, data FROM TaskEvent WHERE taskId = ? AND type = 'sync' ORDER BY id").all(taskId) as {
-      message: string;
-      data: string;
-    }[]
+    await sql().all<{ message: string; data: string }>(
+      `SELECT "message", "data" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = 'sync' ORDER BY "id"`,
+      [taskId],
+    )
   ).map((row) => ({
     message: row.message,
     ...JSON.parse(row.data),
@@ -32,9 +32,9 @@ describe("locked kinds", () => {
           expect(reply.body.error.code).toBe("locked");
         }
       }
-      expect(versionCount(agent.id, kind)).toBe(kind === "BOOTSTRAP" ? 0 : 1);
+      expect(await versionCount(agent.id, kind)).toBe(kind === "BOOTSTRAP" ? 0 : 1);
       expect((await current(agent.id, slug)).content).toBe(base.content);
-      expect(lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
+      expect(await lastAudit(agent.id, "identity.write_refused")).toMatchObject({ actorType: "worker", data: { kind, code: "locked" } });
       expect((await admin().get(`/api/v1/proposals?agentId=${agent.id}`)).body.total).toBe(0);
     });
   }
@@ -69,7 +69,9 @@ describe("strictness and caps", () => {
       // Some spellings never reach the route (the URL is normalised first); those that do answer in the API's shape.
       if (typeof reply.body === "object" && reply.body) expect(reply.body.error.code, slug).toBe("not_found");
     }
-    expect(Number((sql().prepare("SELECT COUNT(*) AS n FROM IdentityVersion WHERE agentId = ?").get(agent.id) as { n: number }).n)).toBe(9);
+    expect(
+      Number((await sql().get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "IdentityVersion" WHERE "agentId" = ?', [agent.id]))?.n),
+    ).toBe(9);
   });
 
   it("413s content over 64 KiB in bytes, writing nothing", async () => {
@@ -78,7 +80,7 @@ describe("strictness and caps", () => {
     const reply = await put(worker, "tools", { content: "ü".repeat(33_000), baseVersionId: base.versionId });
     expect(reply.status).toBe(413);
     expect(reply.body.error.code).toBe("payload_too_large");
-    expect(versionCount(agent.id, "TOOLS")).toBe(1);
+    expect(await versionCount(agent.id, "TOOLS")).toBe(1);
   });
 
   it("400s bodies that break the contract (missing reason, bad trigger)", async () => {
@@ -88,7 +90,7 @@ describe("strictness and caps", () => {
       400,
     );
     expect((await put(worker, "tools", { content: "x", baseVersionId: base.versionId, trigger: "whim" })).status).toBe(400);
-    expect(versionCount(agent.id, "TOOLS")).toBe(1);
+    expect(await versionCount(agent.id, "TOOLS")).toBe(1);
   });
 
   it("takes worker tokens only, and acts on the token's own agent", async () => {
@@ -102,7 +104,7 @@ describe("strictness and caps", () => {
     // Agent two cannot use agent one's version as a base: it is not a version of its file.
     const reply = await put(two.worker, "tools", { content: "x", baseVersionId: base.versionId });
     expect(reply.status).toBe(400);
-    expect(versionCount(one.agent.id, "TOOLS")).toBe(1);
+    expect(await versionCount(one.agent.id, "TOOLS")).toBe(1);
     const read = await two.worker.get("/api/worker/identity/tools");
     expect(read.body.versionId).toBe((await current(two.agent.id, "tools")).versionId);
   });
@@ -118,7 +120,7 @@ describe("stale bases", () => {
     const stale = await put(worker, "tools", { content: overlapping, baseVersionId: base.versionId });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatchObject({ code: "stale_base", details: { currentVersionId: saved.body.versionId } });
-    expect(versionCount(agent.id, "TOOLS")).toBe(2);
+    expect(await versionCount(agent.id, "TOOLS")).toBe(2);
     expect((await current(agent.id, "tools")).content).toBe(operatorEdit);
 
     const elsewhere = base.content.replace("## Services", "## Services\n- postgres on 5432");
@@ -147,7 +149,7 @@ describe("stale bases", () => {
     expect(detail.body).toMatchObject({ status: "conflict", baseMoved: true, mergeClean: false });
     expect(detail.body.proposedContent).toContain("## Core Values (agent)");
     expect(detail.body.mergedContent).toContain("<<<<<<<");
-    expect(versionCount(agent.id, "SOUL")).toBe(2);
+    expect(await versionCount(agent.id, "SOUL")).toBe(2);
   });
 
   it("a newer proposal for the same file supersedes the pending one", async () => {
@@ -167,8 +169,8 @@ describe("stale bases", () => {
 describe("task timeline", () => {
   it("adds a sync TaskEvent for 200, 202, 403 and 409 outcomes to the agent's own task only", async () => {
     const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
-    const taskId = createTask(agent.id);
-    const foreignTask = createTask(null);
+    const taskId = await createTask(agent.id);
+    const foreignTask = await createTask(null);
     const tools = await current(agent.id, "tools");
     const soul = await current(agent.id, "soul");
     expect((await put(worker, "tools", { content: "tools v2", baseVersionId: tools.versionId, taskId })).status).toBe(200);
@@ -184,16 +186,16 @@ describe("task timeline", () => {
         })
       ).status,
     ).toBe(200);
-    const events = syncEvents(taskId);
+    const events = await syncEvents(taskId);
     expect(events.map((e) => e.httpStatus)).toEqual([200, 202, 403, 409]);
     expect(events[0].message).toBe("TOOLS.md: applied");
     expect(events[1].message).toBe("SOUL.md: proposal queued for review");
     expect(events[2].message).toBe("AGENT.md: refused (locked)");
     expect(events[3].message).toBe("TOOLS.md: refused (stale_base)");
-    expect(syncEvents(foreignTask)).toEqual([]);
+    expect(await syncEvents(foreignTask)).toEqual([]);
     const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/tools/versions`)).body.versions;
     expect(versions[0].taskId).toBe(taskId);
-    expect(auditActions(agent.id).filter((a) => a === "identity.write_refused")).toHaveLength(2);
+    expect((await auditActions(agent.id)).filter((a) => a === "identity.write_refused")).toHaveLength(2);
   });
 });
 
@@ -218,8 +220,8 @@ describe("bootstrap ritual through the worker", () => {
       expect((await current(agent.id, "bootstrap")).exists).toBe(false);
       const versions = (await admin().get(`/api/v1/agents/${agent.id}/identity/bootstrap/versions`)).body.versions;
       expect(versions[0]).toMatchObject({ deleted: true, source: "bootstrap", authorType: "system" });
-      expect(lastAudit(agent.id, "identity.bootstrap_retired")).toBeDefined();
-      expect(lastAudit(agent.id, "task.identity_granted")?.data).toMatchObject({ by: "bootstrap" });
+      expect(await lastAudit(agent.id, "identity.bootstrap_retired")).toBeDefined();
+      expect((await lastAudit(agent.id, "task.identity_granted"))?.data).toMatchObject({ by: "bootstrap" });
       const preview = await admin().get(`/api/v1/agents/${agent.id}/prompt`);
       expect(preview.body.bootstrap).toBe(false);
       expect(preview.body.systemPrompt).toContain("Name: Wren");

@@ -41,7 +41,7 @@ describe("the operators' MCP endpoint", () => {
     expect(memory.status).toBe(201);
     taskTitle = `Rotate the deploy keys ${uniqueName("t")}`;
     expect((await admin().post("/api/v1/tasks", { title: taskTitle, agentId: agent.id })).status).toBe(201);
-    mcp = await connect(userToken("viewer").token);
+    mcp = await connect((await userToken("viewer")).token);
   });
   afterAll(async () => mcp?.close());
 

@@ -22,17 +22,20 @@ function toolBody(name: string, overrides: Record<string, unknown> = {}) {
   };
 }
 
-const toolCount = (agentId: string) =>
-  (
-    sql().prepare("SELECT COUNT(*) AS n FROM AgentToolVersion v JOIN AgentTool t ON t.id = v.toolId WHERE t.agentId = ?").get(agentId) as {
-      n: number;
-    }
-  ).n;
+const toolCount = async (agentId: string) =>
+  Number(
+    (
+      await sql().get<{ n: number }>(
+        'SELECT COUNT(*) AS "n" FROM "AgentToolVersion" v JOIN "AgentTool" t ON t."id" = v."toolId" WHERE t."agentId" = ?',
+        [agentId],
+      )
+    )?.n,
+  );
 
 describe("writing tools as an agent", () => {
   it("stores a tested tool, registers it, and keeps each rewrite as a new version", async () => {
     const { agent, worker } = await agentWithWorker();
-    const taskId = createTask(agent.id);
+    const taskId = await createTask(agent.id);
     const first = await worker.post("/api/worker/tools", toolBody("count_words", { taskId }));
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ status: "applied", name: "count_words", version: 1, versionId: expect.any(String) });
@@ -64,7 +67,7 @@ describe("writing tools as an agent", () => {
       author: { type: "worker" },
       status: "applied",
     });
-    expect(auditActions(agent.id).filter((a) => a.startsWith("tool."))).toEqual(["tool.written", "tool.written"]);
+    expect((await auditActions(agent.id)).filter((a) => a.startsWith("tool."))).toEqual(["tool.written", "tool.written"]);
   });
 
   it("refuses a built-in's name with a suggested one, and bad names, storing nothing", async () => {
@@ -80,14 +83,14 @@ describe("writing tools as an agent", () => {
     }
     const tooBig = await worker.post("/api/worker/tools", toolBody("big", { source: "x".repeat(70 * 1024) }));
     expect(tooBig.status).toBe(400);
-    expect(toolCount(agent.id)).toBe(0);
+    expect(await toolCount(agent.id)).toBe(0);
   });
 
   it("only names this agent's own tasks and sees only its own tools", async () => {
     const { worker } = await agentWithWorker();
     const other = await agentWithWorker();
     await other.worker.post("/api/worker/tools", toolBody("private_tool"));
-    const foreign = await worker.post("/api/worker/tools", toolBody("mine", { taskId: createTask(other.agent.id) }));
+    const foreign = await worker.post("/api/worker/tools", toolBody("mine", { taskId: await createTask(other.agent.id) }));
     expect(foreign.status).toBe(403);
     expect((await worker.get("/api/worker/tools")).body.tools).toEqual([]);
     expect((await worker.post("/api/worker/tools/private_tool/calls", { ok: true, durationMs: 3 })).status).toBe(404);
@@ -104,7 +107,7 @@ describe("the profile and capabilities.yaml decide", () => {
     expect(listed.tools).toEqual([]);
     expect(listed.policy).toMatchObject({ changes: "propose", network: false });
 
-    const viewer = client(userToken("viewer").token);
+    const viewer = client((await userToken("viewer")).token);
     const path = `/api/v1/agents/${agent.id}/tools/fetch_page/versions/${proposed.body.versionId}`;
     expect((await viewer.post(`${path}/approve`, {})).status).toBe(403);
     expect((await admin().post(`${path}/maybe`, {})).status).toBe(404);
@@ -120,7 +123,7 @@ describe("the profile and capabilities.yaml decide", () => {
     });
     expect(rejected.body).toMatchObject({ currentVersion: 1 });
     expect(rejected.body.versions[0]).toMatchObject({ status: "rejected", reviewNote: "no" });
-    expect(lastAudit(agent.id, "tool.change_rejected")).toMatchObject({ data: { name: "fetch_page", version: 2 } });
+    expect(await lastAudit(agent.id, "tool.change_rejected")).toMatchObject({ data: { name: "fetch_page", version: 2 } });
   });
 
   it("self_extension: off in capabilities.yaml refuses writes and deletes", async () => {
@@ -137,7 +140,7 @@ describe("the profile and capabilities.yaml decide", () => {
     expect(write.status).toBe(403);
     expect(write.body.error).toMatchObject({ code: "profile_forbids", message: expect.stringContaining("self_extension: off") });
     expect((await worker.delete("/api/worker/tools/kept")).status).toBe(403);
-    expect(toolCount(agent.id)).toBe(1);
+    expect(await toolCount(agent.id)).toBe(1);
   });
 });
 
@@ -166,7 +169,7 @@ describe("deleting, disabling, counting", () => {
     await worker.post("/api/worker/tools/ping/calls", { ok: false, durationMs: 9, error: "threw: boom" });
     expect((await worker.post("/api/worker/tools/ping/calls", { ok: "yes" })).status).toBe(400);
 
-    const viewer = client(userToken("viewer").token);
+    const viewer = client((await userToken("viewer")).token);
     const list = await viewer.get(`/api/v1/agents/${agent.id}/tools`);
     expect(list.status).toBe(200);
     expect(list.body.tools).toEqual([expect.objectContaining({ name: "ping", callCount: 2, failureCount: 1, lastError: "threw: boom" })]);
@@ -182,7 +185,7 @@ describe("deleting, disabling, counting", () => {
     expect((await worker.get("/api/worker/tools")).body.tools).toEqual([]);
     expect((await admin().get(`/api/v1/agents/${agent.id}/tools/nope`)).status).toBe(404);
     expect((await admin().get(`/api/v1/agents/${agent.id}/tools/Bad-Name`)).status).toBe(400);
-    expect(auditActions(agent.id).filter((a) => a.startsWith("tool."))).toEqual([
+    expect((await auditActions(agent.id)).filter((a) => a.startsWith("tool."))).toEqual([
       "tool.written",
       "tool.disabled",
       "tool.enabled",

@@ -55,7 +55,7 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
         commit: reply.body.commit,
       }),
     ]);
-    expect(auditActions(agent.id)).toContain("tool.builtin_merged");
+    expect(await auditActions(agent.id)).toContain("tool.builtin_merged");
   });
 
   it("failure: abandoned with the reason; the agent's branch and listing stay as they were", async () => {
@@ -125,7 +125,7 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
 
     const path = `/api/v1/agents/${agent.id}/builtin-tools/${first.body.id}`;
-    expect((await client(userToken("viewer").token).post(`${path}/approve`, {})).status).toBe(403);
+    expect((await client((await userToken("viewer")).token).post(`${path}/approve`, {})).status).toBe(403);
     expect((await admin().post(`${path}/maybe`, {})).status).toBe(404);
     const rejected = await admin().post(`${path}/reject`, { note: "keep the default of five" });
     expect(rejected.status).toBe(200);
@@ -156,7 +156,7 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
       expect.objectContaining({ name: "memory_search", description: "three results", commit: approved.body.commit }),
     ]);
     expect((await changes()).map((c: { status: string }) => c.status)).toEqual(["merged", "rejected", "abandoned"]);
-    expect(auditActions(agent.id)).toEqual(
+    expect(await auditActions(agent.id)).toEqual(
       expect.arrayContaining(["tool.builtin_proposed", "tool.builtin_rejected", "tool.builtin_approved", "tool.builtin_abandoned"]),
     );
   });

@@ -9,10 +9,10 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
+import { openTestDb } from "./support/test-db";
 import { agentWithToken, createTask, getTask, type Target } from "./worker-helpers";
 
 const AGENT_UID = "47123";
@@ -57,19 +57,21 @@ async function runEscape(extraEnv: Record<string, string>) {
   return { agent, report: JSON.parse(line!) as Report, output: task.output as string, log: run.log() };
 }
 
-function storedAnywhere(token: string): number {
-  const db = new Database(target.dbFile, { readonly: true });
+async function storedAnywhere(token: string): Promise<number> {
+  const db = openTestDb(target.databaseUrl);
   try {
+    // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
     const like = `%${token}%`;
-    const rows = db
-      .prepare(
-        `SELECT (SELECT COUNT(*) FROM Memory WHERE content LIKE ?) + (SELECT COUNT(*) FROM IdentityVersion WHERE content LIKE ?)
-          + (SELECT COUNT(*) FROM IdentityProposal WHERE proposedContent LIKE ?) + (SELECT COUNT(*) FROM Task WHERE output LIKE ? OR progress LIKE ?) AS n`,
-      )
-      .get(like, like, like, like, like) as { n: number };
-    return rows.n;
+    const match = (column: string) => `lower("${column}") LIKE lower(?)`;
+    const row = await db.get<{ n: number }>(
+      `SELECT (SELECT COUNT(*) FROM "Memory" WHERE ${match("content")}) + (SELECT COUNT(*) FROM "IdentityVersion" WHERE ${match("content")})
+        + (SELECT COUNT(*) FROM "IdentityProposal" WHERE ${match("proposedContent")})
+        + (SELECT COUNT(*) FROM "Task" WHERE ${match("output")} OR ${match("progress")}) AS "n"`,
+      [like, like, like, like, like],
+    );
+    return Number(row?.n);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -92,7 +94,7 @@ describe("the agent cannot get or use the worker's token", { timeout: 180_000 },
     expect(report.found).not.toContain(fingerprint(agent.token));
     expect(output).not.toContain(agent.token);
     expect(report.used.every((use) => use.status === 401)).toBe(true);
-    expect(storedAnywhere(agent.token)).toBe(0);
+    expect(await storedAnywhere(agent.token)).toBe(0);
   });
 
   it("a root worker without AGENT_USER refuses to run the agent and claims nothing, saying what to set", async () => {
@@ -121,6 +123,6 @@ describe("the agent cannot get or use the worker's token", { timeout: 180_000 },
     expect(log).toContain("the agent runs as root, like the worker");
     expect(report.found).toContain(fingerprint(agent.token));
     // Even then the worker's own reads never follow the agent's symlinks into /proc.
-    expect(storedAnywhere(agent.token)).toBe(0);
+    expect(await storedAnywhere(agent.token)).toBe(0);
   });
 });

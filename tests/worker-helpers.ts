@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { expect } from "vitest";
 
-export type Target = { baseUrl: string; dbFile: string; adminToken: string };
+export type Target = { baseUrl: string; dbFile: string; databaseUrl: string; adminToken: string };
 
 export async function call(target: Target, method: string, path: string, body?: unknown, token = target.adminToken) {
   const response = await fetch(`${target.baseUrl}${path}`, {

@@ -3,12 +3,13 @@
 // "agent" finds agent.created and agent.updated; "agent.created" only itself.
 import "server-only";
 import type { AuditEventDto } from "@/lib/contracts/audit";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { describeTargets } from "./audit-targets";
 
 type Row = Omit<AuditEventDto, "createdAt" | "data" | "target"> & { createdAt: number; data: string };
 
-function parseData(data: string): unknown {
+/** The stored JSON of an event (shared with audit-query.pg.ts). */
+export function parseAuditData(data: string): unknown {
   try {
     return JSON.parse(data);
   } catch {
@@ -23,6 +24,7 @@ export async function listAuditEvents(filter: {
   agentId?: string;
   targetId?: string;
 }): Promise<{ events: AuditEventDto[]; nextBefore: number | null }> {
+  if (usesPostgres()) return (await import("./audit-query.pg")).listAuditEventsPg(filter);
   const clauses: string[] = [];
   const args: Record<string, unknown> = { limit: filter.limit + 1 };
   if (filter.before !== undefined) {
@@ -46,7 +48,7 @@ export async function listAuditEvents(filter: {
   const { page, more, targets } = await withSqlite((sqlite) => {
     const rows = prepare(sqlite, sql).all(args) as Row[];
     const more = rows.length > filter.limit;
-    const page = (more ? rows.slice(0, filter.limit) : rows).map((row) => ({ ...row, data: parseData(row.data) }));
+    const page = (more ? rows.slice(0, filter.limit) : rows).map((row) => ({ ...row, data: parseAuditData(row.data) }));
     return { page, more, targets: describeTargets(sqlite, page) };
   });
   return {

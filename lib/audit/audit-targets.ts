@@ -6,7 +6,7 @@ import type Database from "better-sqlite3";
 import type { AuditTarget } from "@/lib/contracts/audit";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "@/lib/contracts/identity";
 
-type Row = { id: number; targetType: string | null; targetId: string | null; agentId: string | null; data: unknown };
+export type AuditTargetRow = { id: number; targetType: string | null; targetId: string | null; agentId: string | null; data: unknown };
 
 /** Runs a fixed lookup (never SQL from a request) for the given ids, bound as parameters. */
 function lookup<T extends Record<string, unknown>>(sqlite: Database.Database, sql: string, ids: string[]): Map<string, T> {
@@ -23,16 +23,14 @@ const short = (id: string) => (id.length > 10 ? `${id.slice(0, 8)}…` : id);
 const kindLabel = (kind: string | undefined) =>
   kind && kind in IDENTITY_FILE_NAMES ? IDENTITY_FILE_NAMES[kind as IdentityKind] : (kind ?? "identity file");
 
-export function describeTargets(sqlite: Database.Database, rows: Row[]): Map<number, AuditTarget> {
-  const ids = (type: string) => rows.filter((row) => row.targetType === type && row.targetId).map((row) => row.targetId as string);
-  const agentIds = [...rows.map((row) => row.agentId).filter((id): id is string => Boolean(id)), ...ids("agent")];
+export function describeTargets(sqlite: Database.Database, rows: AuditTargetRow[]): Map<number, AuditTarget> {
+  const { ids, agentIds, memoryIds } = targetIds(rows);
   const agents = lookup<{ name: string }>(sqlite, "SELECT id, name FROM Agent WHERE id IN (@ids)", agentIds);
   const tasks = lookup<{ title: string }>(sqlite, "SELECT id, title FROM Task WHERE id IN (@ids)", ids("task"));
   const schedules = lookup<{ name: string }>(sqlite, "SELECT id, name FROM Schedule WHERE id IN (@ids)", ids("schedule"));
   const users = lookup<{ email: string }>(sqlite, 'SELECT id, email FROM "User" WHERE id IN (@ids)', ids("user"));
   const tools = lookup<{ name: string }>(sqlite, "SELECT id, name FROM AgentTool WHERE id IN (@ids)", ids("agent_tool"));
   const proposals = lookup<{ kind: string }>(sqlite, "SELECT id, kind FROM IdentityProposal WHERE id IN (@ids)", ids("identity_proposal"));
-  const memoryIds = [...new Set(ids("memory").map(Number).filter(Number.isSafeInteger))];
   const memories = new Map(
     (memoryIds.length
       ? (sqlite.prepare(`SELECT id, name FROM Memory WHERE id IN (${memoryIds.map(() => "?").join(",")})`).all(...memoryIds) as {
@@ -42,7 +40,32 @@ export function describeTargets(sqlite: Database.Database, rows: Row[]): Map<num
       : []
     ).map((row) => [String(row.id), row]),
   );
+  return labelTargets(rows, { agents, tasks, schedules, users, tools, proposals, memories });
+}
 
+/** The ids a page of rows refers to, by target type (shared with audit-targets.pg.ts). */
+export function targetIds(rows: AuditTargetRow[]) {
+  const ids = (type: string) => rows.filter((row) => row.targetType === type && row.targetId).map((row) => row.targetId as string);
+  const agentIds = [...rows.map((row) => row.agentId).filter((id): id is string => Boolean(id)), ...ids("agent")];
+  const memoryIds = [...new Set(ids("memory").map(Number).filter(Number.isSafeInteger))];
+  return { ids, agentIds, memoryIds };
+}
+
+export type TargetLookups = {
+  agents: Map<string, { name: string }>;
+  tasks: Map<string, { title: string }>;
+  schedules: Map<string, { name: string }>;
+  users: Map<string, { email: string }>;
+  tools: Map<string, { name: string }>;
+  proposals: Map<string, { kind: string }>;
+  memories: Map<string, { name: string }>;
+};
+
+/** Labels and links for each row from what the lookups found (shared with audit-targets.pg.ts). */
+export function labelTargets(
+  rows: AuditTargetRow[],
+  { agents, tasks, schedules, users, tools, proposals, memories }: TargetLookups,
+): Map<number, AuditTarget> {
   const described = new Map<number, AuditTarget>();
   for (const row of rows) {
     const agentName = row.agentId ? (agents.get(row.agentId)?.name ?? null) : null;

@@ -11,7 +11,7 @@ import {
   type ProposalDto,
   type Trigger,
 } from "@/lib/contracts/identity";
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { IdentityProposal, IdentityVersion } from "@/lib/generated/prisma/client";
 import { retireBootstrapIfDone } from "./bootstrap";
@@ -178,7 +178,21 @@ export async function getProposal({ id }: { id: string }): Promise<ProposalDetai
   return { ...dto, baseContent, currentContent, proposedContent: row.proposedContent, mergedContent, mergeClean };
 }
 
+/**
+ * On PostgreSQL, locks the proposal's file and then the proposal (FOR UPDATE) until
+ * the transaction ends, so one decision at a time sees the proposal open and the
+ * file's current version; every writer of a file takes the file's lock first
+ * (ensureFile in versions.ts), so the order is always file, then proposal. SQLite
+ * runs one write transaction at a time already.
+ */
+async function lockProposal(tx: Tx, id: string): Promise<void> {
+  if (!usesPostgres()) return;
+  await tx.$queryRaw`SELECT f."id" FROM "IdentityFile" f JOIN "IdentityProposal" p ON p."fileId" = f."id" WHERE p."id" = ${id} FOR UPDATE OF f`;
+  await tx.$queryRaw`SELECT "id" FROM "IdentityProposal" WHERE "id" = ${id} FOR UPDATE`;
+}
+
 async function openProposal(tx: Tx, id: string): Promise<ProposalRow> {
+  await lockProposal(tx, id);
   const row = await tx.identityProposal.findUnique({ where: { id }, include });
   if (!row) throw notFound("Proposal");
   if (!OPEN.includes(row.status)) throw new ApiError("conflict", `This proposal was already ${row.status}`, { status: row.status });
@@ -247,7 +261,14 @@ export async function approveProposal({
   });
   if ("conflict" in outcome) {
     await db.$transaction(async (tx) => {
-      const row = await tx.identityProposal.update({ where: { id }, data: { status: "conflict", mergedContent: outcome.conflict } });
+      await lockProposal(tx, id);
+      // Only while still open: another reviewer may have decided it meanwhile.
+      const open = await tx.identityProposal.updateMany({
+        where: { id, status: { in: OPEN } },
+        data: { status: "conflict", mergedContent: outcome.conflict },
+      });
+      if (open.count === 0) return;
+      const row = await tx.identityProposal.findUniqueOrThrow({ where: { id }, select: { agentId: true, kind: true } });
       await appendAudit(tx, {
         actor,
         action: "identity.proposal_conflicted",

@@ -2,10 +2,10 @@
 // IdentityVersion (number = previous + 1) and an audit event in the same
 // transaction. Nothing here updates or deletes a version.
 import "server-only";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import { IDENTITY_FILE_NAMES, type IdentityKind, MAX_IDENTITY_BYTES, type VersionSource } from "@/lib/contracts/identity";
-import type { Tx } from "@/lib/db";
+import { type Tx, usesPostgres } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import type { IdentityFile, IdentityVersion } from "@/lib/generated/prisma/client";
 import { mergeThreeWay } from "./merge";
@@ -40,7 +40,21 @@ export function liveContent(file: FileWithCurrent): string {
   return isLive(file.currentVersion) ? file.currentVersion.content : "";
 }
 
+/**
+ * The agent's file of `kind` (created when missing), with its current version.
+ * On PostgreSQL the file row stays locked (FOR UPDATE) until the transaction ends:
+ * writers of one file take turns, so each reads the version the previous one
+ * committed (number = previous + 1, checks against the current version). SQLite
+ * runs one write transaction at a time already.
+ */
 export async function ensureFile(tx: Tx, agentId: string, kind: IdentityKind): Promise<FileWithCurrent> {
+  if (usesPostgres()) {
+    await tx.$executeRaw`INSERT INTO "IdentityFile" ("id", "agentId", "kind", "updatedAt")
+      VALUES (${`c${Date.now().toString(36)}${randomBytes(8).toString("hex")}`}, ${agentId}, ${kind}, now())
+      ON CONFLICT ("agentId", "kind") DO NOTHING`;
+    await tx.$queryRaw`SELECT "id" FROM "IdentityFile" WHERE "agentId" = ${agentId} AND "kind" = ${kind} FOR UPDATE`;
+    return tx.identityFile.findUniqueOrThrow({ where: { agentId_kind: { agentId, kind } }, include: { currentVersion: true } });
+  }
   return tx.identityFile.upsert({
     where: { agentId_kind: { agentId, kind } },
     create: { agentId, kind },

@@ -4,6 +4,7 @@
 // profile and capabilities.yaml, whether the change applies or waits for an operator,
 // and keeps every change as an append-only version.
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import type { SecurityProfile } from "@/lib/contracts/common";
 import {
@@ -14,7 +15,7 @@ import {
   type ToolPolicy,
   type WorkerWriteToolBody,
 } from "@/lib/contracts/tools";
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { decideToolPolicy } from "./policy";
 
@@ -70,7 +71,32 @@ function refuseForbidden(policy: ToolPolicy) {
   if (policy.changes === "forbidden") throw new ApiError("profile_forbids", `Tool changes are not allowed: ${policy.reason}`);
 }
 
+/**
+ * On PostgreSQL, locks the tool's row (FOR UPDATE) until the transaction ends: every
+ * change to a tool's versions takes this lock first, so version numbers and review
+ * decisions are made one at a time across instances. SQLite runs one write
+ * transaction at a time already.
+ */
+export async function lockTool(tx: Tx, toolId: string): Promise<void> {
+  if (usesPostgres()) await tx.$queryRaw`SELECT "id" FROM "AgentTool" WHERE "id" = ${toolId} FOR UPDATE`;
+}
+
+/** The agent's tool named `name`, created when missing (without a race between instances on PostgreSQL). */
+async function ensureTool(tx: Tx, agentId: string, name: string, description: string) {
+  if (usesPostgres()) {
+    await tx.$executeRaw`INSERT INTO "AgentTool" ("id", "agentId", "name", "description", "updatedAt")
+      VALUES (${`c${Date.now().toString(36)}${randomBytes(8).toString("hex")}`}, ${agentId}, ${name}, ${description}, now())
+      ON CONFLICT ("agentId", "name") DO NOTHING`;
+    return tx.agentTool.findUniqueOrThrow({ where: { agentId_name: { agentId, name } } });
+  }
+  return (
+    (await tx.agentTool.findUnique({ where: { agentId_name: { agentId, name } } })) ??
+    (await tx.agentTool.create({ data: { agentId, name, description } }))
+  );
+}
+
 async function nextVersion(tx: Tx, toolId: string): Promise<number> {
+  await lockTool(tx, toolId);
   const last = await tx.agentToolVersion.findFirst({ where: { toolId }, orderBy: { version: "desc" }, select: { version: true } });
   return (last?.version ?? 0) + 1;
 }
@@ -103,9 +129,7 @@ export async function writeToolAsAgent({
   refuseForbidden(policy);
   const status = policy.changes === "apply" ? "applied" : "pending";
   const result = await db.$transaction(async (tx) => {
-    const tool =
-      (await tx.agentTool.findUnique({ where: { agentId_name: { agentId: agent.id, name: body.name } } })) ??
-      (await tx.agentTool.create({ data: { agentId: agent.id, name: body.name, description: body.description } }));
+    const tool = await ensureTool(tx, agent.id, body.name, body.description);
     const version = await tx.agentToolVersion.create({
       data: {
         toolId: tool.id,

@@ -4,9 +4,10 @@ import "server-only";
 import { findAgent } from "@/lib/agents/agents";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import type { AgentToolDetailDto, AgentToolDto, ToolVersionDto } from "@/lib/contracts/tools";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { AgentTool, AgentToolVersion } from "@/lib/generated/prisma/client";
+import { lockTool } from "./agent-tools";
 
 function parseJson(text: string): unknown {
   try {
@@ -60,7 +61,8 @@ export async function listAgentTools({ agentId }: { agentId: string }): Promise<
   await findAgent({ id: agentId });
   const tools = await db.agentTool.findMany({
     where: { agentId },
-    orderBy: [{ deletedAt: "asc" }, { name: "asc" }],
+    // Live tools (deletedAt NULL) first: SQLite sorts NULLs first in ascending order, PostgreSQL last unless told.
+    orderBy: [{ deletedAt: usesPostgres() ? { sort: "asc", nulls: "first" } : "asc" }, { name: "asc" }],
     include: { versions: { select: { id: true, version: true, status: true } } },
   });
   return tools.map((tool) => toToolDto(tool, tool.versions));
@@ -101,6 +103,10 @@ export async function deleteToolAsOperator({ agentId, name, actor }: { agentId: 
   const tool = await findTool(agentId, name);
   if (tool.deletedAt) throw new ApiError("conflict", `Tool "${name}" is already deleted`);
   await db.$transaction(async (tx) => {
+    await lockTool(tx, tool.id);
+    // Read again under the lock: another operator may have deleted it meanwhile.
+    const fresh = await tx.agentTool.findUnique({ where: { id: tool.id }, select: { deletedAt: true } });
+    if (fresh?.deletedAt) throw new ApiError("conflict", `Tool "${name}" is already deleted`);
     const last = await tx.agentToolVersion.findFirst({ where: { toolId: tool.id }, orderBy: { version: "desc" } });
     await tx.agentToolVersion.create({
       data: {
@@ -139,6 +145,7 @@ export async function reviewToolChange({
 }) {
   const tool = await findTool(agentId, name);
   await db.$transaction(async (tx) => {
+    await lockTool(tx, tool.id);
     const version = await tx.agentToolVersion.findFirst({ where: { id: versionId, toolId: tool.id } });
     if (!version) throw notFound("Tool change");
     if (version.status !== "pending") throw new ApiError("conflict", `This change was already ${version.status}`);
