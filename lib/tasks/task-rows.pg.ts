@@ -5,9 +5,6 @@
 // several app instances change tasks at once (every read-then-write of a task in
 // the *.pg.ts files of lib/tasks starts with it). The DTO helpers stay in task-rows.ts.
 import "server-only";
-import { BUCKETS, bucketOf, emptyHistogram } from "@/lib/metrics/duration-buckets";
-import type { TaskRollupChange } from "@/lib/metrics/rollup";
-import { utcDay } from "@/lib/metrics/rollup-day";
 import type { Sql } from "@/lib/pg";
 import type { EventActor, TaskRow } from "./task-rows";
 
@@ -103,55 +100,5 @@ export async function homeOfPg(
   return { status: "pending", agentId: task.agentId };
 }
 
-const EMPTY_HISTOGRAM = JSON.stringify(emptyHistogram());
-
-/**
- * recordTaskRollup of lib/metrics/rollup.ts on this store: the same one UPSERT per
- * task change into its day's TaskDailyRollup row, inside the change's transaction
- * (the row lock of the UPSERT keeps concurrent changes from losing a count).
- */
-export async function recordTaskRollupPg(sql: Sql, change: TaskRollupChange): Promise<void> {
-  const day = utcDay(change.at);
-  const agentId = change.agentId ?? "";
-  if (change.kind === "created") {
-    await sql.run(
-      `INSERT INTO "TaskDailyRollup" ("day", "agentId", "created", "durationHist") VALUES ($1, $2, 1, $3)
-       ON CONFLICT ("day", "agentId") DO UPDATE SET "created" = "TaskDailyRollup"."created" + 1`,
-      [day, agentId, EMPTY_HISTOGRAM],
-    );
-    return;
-  }
-  const timed = change.kind === "completed" && change.durationMs !== null && Number.isFinite(change.durationMs) && change.durationMs >= 0;
-  const bucket = timed ? bucketOf(change.durationMs as number) : 0;
-  const hist = emptyHistogram();
-  if (timed) hist[bucket] = 1;
-  await sql.run(
-    `INSERT INTO "TaskDailyRollup" ("day", "agentId", "completed", "failed", "cancelled", "durationSumMs", "durationCount", "durationHist")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT ("day", "agentId") DO UPDATE SET
-       "completed" = "TaskDailyRollup"."completed" + excluded."completed",
-       "failed" = "TaskDailyRollup"."failed" + excluded."failed",
-       "cancelled" = "TaskDailyRollup"."cancelled" + excluded."cancelled",
-       "durationSumMs" = "TaskDailyRollup"."durationSumMs" + excluded."durationSumMs",
-       "durationCount" = "TaskDailyRollup"."durationCount" + excluded."durationCount",
-       "durationHist" = CASE
-         WHEN excluded."durationCount" = 0 THEN "TaskDailyRollup"."durationHist"
-         WHEN "TaskDailyRollup"."durationHist" ~ '^\\s*\\[[-0-9.eE,\\s]*\\]\\s*$'
-           AND jsonb_array_length("TaskDailyRollup"."durationHist"::jsonb) = ${BUCKETS}
-           THEN jsonb_set("TaskDailyRollup"."durationHist"::jsonb, ARRAY[$10::text],
-             to_jsonb(("TaskDailyRollup"."durationHist"::jsonb ->> $9::int)::numeric + 1))::text
-         ELSE excluded."durationHist" END`,
-    [
-      day,
-      agentId,
-      change.kind === "completed" ? 1 : 0,
-      change.kind === "failed" ? 1 : 0,
-      change.kind === "cancelled" ? 1 : 0,
-      timed ? (change.durationMs as number) : 0,
-      timed ? 1 : 0,
-      JSON.stringify(hist),
-      bucket,
-      String(bucket),
-    ],
-  );
-}
+/** recordTaskRollup of lib/metrics/rollup.ts on this store (lib/metrics/rollup.pg.ts), for the task code's imports. */
+export { recordTaskRollupPg } from "@/lib/metrics/rollup.pg";
