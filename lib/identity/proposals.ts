@@ -140,6 +140,10 @@ function toDto(row: ProposalRow, labels: Map<string, string>): ProposalDto {
   };
 }
 
+/** By creation; on PostgreSQL ids break ties in the order SQLite returns them (insertion order). */
+const reviewOrder = (direction: "asc" | "desc") =>
+  usesPostgres() ? [{ createdAt: direction }, { id: direction }] : { createdAt: direction };
+
 export async function listProposals({ status, agentId, limit }: { status?: string; agentId?: string; limit: number }) {
   const where = { ...(status ? { status } : {}), ...(agentId ? { agentId } : {}) };
   const [rows, total] = await Promise.all([
@@ -147,7 +151,7 @@ export async function listProposals({ status, agentId, limit }: { status?: strin
     db.identityProposal.findMany({
       where,
       include,
-      orderBy: status === "pending" || status === "conflict" ? { createdAt: "asc" } : { createdAt: "desc" },
+      orderBy: reviewOrder(status === "pending" || status === "conflict" ? "asc" : "desc"),
       take: limit,
     }),
     db.identityProposal.count({ where }),
