@@ -5,7 +5,7 @@
 // of guessing at others). Counters live in this process (rate-limiter-flexible's
 // memory store), which is where a one-instance SQLite deployment keeps them; on
 // PostgreSQL, where several instances serve one swarm, they live in the database
-// ("LoginThrottle", prisma/postgresql/migrations/20261126110400_login_throttle), so
+// ("RateLimit", prisma/postgresql/migrations/20261126110400_rate_limits), so
 // an attacker cannot spread guesses over the instances.
 import "server-only";
 import { createHash } from "node:crypto";
@@ -45,7 +45,7 @@ function limiter(keyPrefix: string, points: number, duration: number): RateLimit
   return new RateLimiterPostgres({
     storeClient: pgPool(),
     storeType: "pool",
-    tableName: "LoginThrottle",
+    tableName: "RateLimit",
     tableCreated: true,
     keyPrefix,
     points,
