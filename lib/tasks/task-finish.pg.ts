@@ -2,9 +2,10 @@
 // attemptsExhaustedReason): the same writes, inside the caller's pgTransaction.
 // What differs: the caller has read `task` with readTaskForUpdatePg (task-rows.pg.ts),
 // so its row is locked and its status current; each UPDATE is still guarded by
-// that status (a transition applies once, or the transaction fails); and the
-// audit entry is written last, after the agent's busy flag and the rollup, as
-// appendAuditPg holds the chain's cluster-wide lock until the commit.
+// that status (a transition applies once, or the transaction fails); rows are
+// locked in one order (the task, its agent, the day's rollup row) so concurrent
+// transactions wait for each other instead of deadlocking; and the audit entry is
+// written last, as appendAuditPg holds the chain's cluster-wide lock until the commit.
 import "server-only";
 import type { Actor } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
@@ -62,8 +63,9 @@ export async function finishTaskPg(sql: Sql, task: TaskRow, finish: Finish, acto
   if (task.status === "in_progress") {
     await endOpenSessionPg(sql, task.id, now, finish.status === "completed" ? finish.summary : null);
   }
-  await recordTaskRollupPg(sql, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
+  // Row locks in one order everywhere (task, agent, rollup, then the audit chain), so two finishes never deadlock.
   if (task.agentId && task.status === "in_progress") await refreshAgentBusyPg(sql, task.agentId, now);
+  await recordTaskRollupPg(sql, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
   const after = await readTaskPg(sql, task.id);
   if (!after) throw new Error("finished task vanished");
   await appendAuditPg(sql, {
