@@ -1,7 +1,7 @@
 // The learning dashboard in Chromium, drawn from real data seeded into the
 // server's database: charts render, the agent filter changes what is drawn, and
 // a point of the identity timeline opens its diff in Monaco.
-import { openTestDb, seedTask, seedVersion } from "../tests/support/metrics-seed";
+import { openSeedDb, seedTask, seedVersion } from "../tests/support/metrics-seed";
 import { apiCall, expect, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
 
 const DAY = 86_400_000;
@@ -13,16 +13,16 @@ test.beforeAll(async () => {
   alpha = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("alpha") })).body.agent;
   beta = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("beta") })).body.agent;
   const now = Date.now();
-  const sqlite = openTestDb(serverInfo().dbFile);
+  const sqlite = openSeedDb(`file:${serverInfo().dbFile}`);
   try {
-    const soul1 = seedVersion(sqlite, {
+    const soul1 = await seedVersion(sqlite, {
       agentId: alpha.id,
       kind: "SOUL",
       content: "# Soul\nShip small changes.\n",
       source: "editor",
       at: now - 6 * DAY,
     });
-    soul2 = seedVersion(sqlite, {
+    soul2 = await seedVersion(sqlite, {
       agentId: alpha.id,
       kind: "SOUL",
       content: "# Soul\nShip small changes.\nRun the tests before every commit.\n",
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
       at: now - 3 * DAY,
     });
     for (let i = 0; i < 5; i += 1)
-      seedTask(sqlite, {
+      await seedTask(sqlite, {
         agentId: alpha.id,
         status: i < 3 ? "completed" : "failed",
         at: now - 5 * DAY + i * 60_000,
@@ -41,7 +41,7 @@ test.beforeAll(async () => {
         soulVersionId: soul1,
       });
     for (let i = 0; i < 5; i += 1)
-      seedTask(sqlite, {
+      await seedTask(sqlite, {
         agentId: alpha.id,
         status: "completed",
         at: now - 2 * DAY + i * 60_000,
@@ -49,7 +49,7 @@ test.beforeAll(async () => {
         soulVersionId: soul2,
       });
     for (let i = 0; i < 6; i += 1)
-      seedTask(sqlite, {
+      await seedTask(sqlite, {
         agentId: beta.id,
         status: i === 0 ? "completed" : "failed",
         at: now - 4 * DAY + i * 60_000,
@@ -57,7 +57,7 @@ test.beforeAll(async () => {
         failureReason: `Exit code ${i}`,
       });
   } finally {
-    sqlite.close();
+    await sqlite.close();
   }
 });
 
@@ -108,18 +108,18 @@ test("a point on the identity timeline opens its diff", async ({ page }) => {
 
 test("the dashboard shows a banner for an open failure-rate alert", async ({ page }) => {
   // beta failed 5 of 6: below the minimum of 10 tasks, so no alert for it alone.
-  const sqlite = openTestDb(serverInfo().dbFile);
+  const sqlite = openSeedDb(`file:${serverInfo().dbFile}`);
   const now = Date.now();
   const noisy = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("noisy") })).body.agent;
   for (let i = 0; i < 12; i += 1)
-    seedTask(sqlite, {
+    await seedTask(sqlite, {
       agentId: noisy.id,
       status: i < 6 ? "failed" : "completed",
       at: now - 60_000,
       durationMs: 5000,
       failureReason: "flaky",
     });
-  sqlite.close();
+  await sqlite.close();
   expect((await apiCall("POST", "/api/v1/alerts/evaluate")).status).toBe(200);
   await signIn(page);
   await page.goto("/");
@@ -154,21 +154,21 @@ test("identity evolution stays readable at 50 agents: one row per agent, a file 
   for (let i = 0; i < 50; i += 1) {
     agents.push((await apiCall("POST", "/api/v1/agents", { name: uniqueName(`fleet${String(i).padStart(2, "0")}`) })).body.agent);
   }
-  const sqlite = openTestDb(serverInfo().dbFile);
+  const sqlite = openSeedDb(`file:${serverInfo().dbFile}`);
   try {
-    agents.forEach((agent, i) => {
-      ["SOUL", "IDENTITY", "TOOLS", "USER"].forEach((kind, k) => {
-        seedVersion(sqlite, {
+    for (const [i, agent] of agents.entries()) {
+      for (const [k, kind] of ["SOUL", "IDENTITY", "TOOLS", "USER"].entries()) {
+        await seedVersion(sqlite, {
           agentId: agent.id,
           kind,
           content: `# ${kind}\nv${i}\n`,
           source: "editor",
           at: start + (i * 4 + k) * 3_600_000,
         });
-      });
-    });
+      }
+    }
   } finally {
-    sqlite.close();
+    await sqlite.close();
   }
   await signIn(page);
   await page.goto("/metrics");
@@ -188,12 +188,12 @@ test("identity evolution stays readable at 50 agents: one row per agent, a file 
   // Changes from the last hour: the axis ends now at the latest, not an hour ahead.
   const recent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("recent") })).body.agent;
   const now = Date.now();
-  const db = openTestDb(serverInfo().dbFile);
+  const db = openSeedDb(`file:${serverInfo().dbFile}`);
   try {
-    seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnew\n", source: "editor", at: now - 30 * 60_000 });
-    seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnewer\n", source: "editor", at: now - 5 * 60_000 });
+    await seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnew\n", source: "editor", at: now - 30 * 60_000 });
+    await seedVersion(db, { agentId: recent.id, kind: "SOUL", content: "# Soul\nnewer\n", source: "editor", at: now - 5 * 60_000 });
   } finally {
-    db.close();
+    await db.close();
   }
   await page.goto("/metrics");
   await page.getByTestId("metrics-agent").selectOption(recent.id);

@@ -4,7 +4,7 @@
 // writes to.
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, client, createAgent, createWorkerToken, server } from "./support/client";
-import { openTestDb, seedTask, seedVersion } from "./support/metrics-seed";
+import { openSeedDb, seedTask, seedVersion } from "./support/metrics-seed";
 
 type Member = { id: string; name: string; api: ReturnType<typeof client> };
 
@@ -37,32 +37,41 @@ beforeAll(async () => {
   lead = await member({ role: "lead" });
   alice = await member({ securityProfile: "power" });
   bob = await member();
-  const sqlite = openTestDb(server().dbFile);
+  const sqlite = openSeedDb(server().databaseUrl);
   try {
-    const soul = seedVersion(sqlite, {
+    const soul = await seedVersion(sqlite, {
       agentId: alice.id,
       kind: "SOUL",
       content: "# Soul\nQuick.\n",
       source: "editor",
       at: at("2024-06-01"),
     });
-    const aliceFailed = ["2024-06-10", "2024-06-11", "2024-06-12", "2024-06-13"].map((day, i) =>
-      seedTask(sqlite, {
-        agentId: alice.id,
-        status: "failed",
-        at: at(day),
-        failureReason: `${RECURRING}\n(line ${40 + i})`,
-        soulVersionId: soul,
-        title: `payments change ${i}`,
-      }),
-    );
-    seedTask(sqlite, { agentId: alice.id, status: "completed", at: at("2024-06-12"), durationMs: 5000, soulVersionId: soul });
-    const bobCompleted = seedTask(sqlite, { agentId: bob.id, status: "completed", at: at("2024-06-13"), durationMs: 5000, title: "docs" });
-    seedTask(sqlite, { agentId: bob.id, status: "failed", at: at("2024-06-13"), failureReason: RECURRING });
-    seedTask(sqlite, { agentId: bob.id, status: "completed", at: at("2024-05-20"), title: "outside the window" });
+    const aliceFailed: string[] = [];
+    for (const [i, day] of ["2024-06-10", "2024-06-11", "2024-06-12", "2024-06-13"].entries()) {
+      aliceFailed.push(
+        await seedTask(sqlite, {
+          agentId: alice.id,
+          status: "failed",
+          at: at(day),
+          failureReason: `${RECURRING}\n(line ${40 + i})`,
+          soulVersionId: soul,
+          title: `payments change ${i}`,
+        }),
+      );
+    }
+    await seedTask(sqlite, { agentId: alice.id, status: "completed", at: at("2024-06-12"), durationMs: 5000, soulVersionId: soul });
+    const bobCompleted = await seedTask(sqlite, {
+      agentId: bob.id,
+      status: "completed",
+      at: at("2024-06-13"),
+      durationMs: 5000,
+      title: "docs",
+    });
+    await seedTask(sqlite, { agentId: bob.id, status: "failed", at: at("2024-06-13"), failureReason: RECURRING });
+    await seedTask(sqlite, { agentId: bob.id, status: "completed", at: at("2024-05-20"), title: "outside the window" });
     seeded = { aliceFailed, bobCompleted, soul };
   } finally {
-    sqlite.close();
+    await sqlite.close();
   }
 });
 

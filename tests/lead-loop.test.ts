@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findTemplate } from "@/lib/schedules/templates";
 import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
-import { openTestDb, seedTask } from "./support/metrics-seed";
+import { openSeedDb, seedTask } from "./support/metrics-seed";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { agentWithToken, call, createTask, getTask, identity, type Target } from "./worker-helpers";
 
@@ -58,34 +58,36 @@ describe("the lead's learning loop", { timeout: 180_000 }, () => {
 
     // A week of history: alice fails the same way on four days; the others do fine.
     const now = Date.now();
-    const sqlite = openTestDb(target.dbFile);
+    const sqlite = openSeedDb(running.databaseUrl);
     try {
       for (const daysAgo of [1, 2, 3, 5]) {
-        seedTask(sqlite, {
+        await seedTask(sqlite, {
           agentId: alice.id,
           status: "failed",
           at: now - daysAgo * DAY,
           failureReason: `${RECURRING}\nsrc/pay.ts:${daysAgo}`,
         });
       }
-      seedTask(sqlite, { agentId: alice.id, status: "completed", at: now - 4 * DAY, durationMs: 60_000 });
+      await seedTask(sqlite, { agentId: alice.id, status: "completed", at: now - 4 * DAY, durationMs: 60_000 });
       for (const daysAgo of [2, 3, 4])
-        seedTask(sqlite, { agentId: carol.id, status: "completed", at: now - daysAgo * DAY, durationMs: 60_000 });
+        await seedTask(sqlite, { agentId: carol.id, status: "completed", at: now - daysAgo * DAY, durationMs: 60_000 });
       for (const daysAgo of [8, 9, 10])
-        seedTask(sqlite, { agentId: alice.id, status: "completed", at: now - daysAgo * DAY, durationMs: 60_000 });
-      const recent = seedTask(sqlite, {
+        await seedTask(sqlite, { agentId: alice.id, status: "completed", at: now - daysAgo * DAY, durationMs: 60_000 });
+      const recent = await seedTask(sqlite, {
         agentId: bob.id,
         status: "completed",
         at: now - 3 * HOUR,
         durationMs: 60_000,
         title: "Cut the release",
       });
-      sqlite
-        .prepare("UPDATE Task SET summary = ?, output = ? WHERE id = ?")
-        .run("Releases are cut from main with npm run release; the tag is signed.", "released 1.4.0", recent);
-      seedTask(sqlite, { agentId: bob.id, status: "completed", at: now - 3 * DAY, durationMs: 60_000, title: "Old news" });
+      await sqlite.run(`UPDATE "Task" SET "summary" = ?, "output" = ? WHERE "id" = ?`, [
+        "Releases are cut from main with npm run release; the tag is signed.",
+        "released 1.4.0",
+        recent,
+      ]);
+      await seedTask(sqlite, { agentId: bob.id, status: "completed", at: now - 3 * DAY, durationMs: 60_000, title: "Old news" });
     } finally {
-      sqlite.close();
+      await sqlite.close();
     }
 
     // The lead's scheduled work, as the shipped templates word it.

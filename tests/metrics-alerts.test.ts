@@ -2,7 +2,8 @@
 // rate is back under the threshold; too few tasks is no alert.
 import { describe, expect, it } from "vitest";
 import { admin, createAgent, server } from "./support/client";
-import { openTestDb, seedTask } from "./support/metrics-seed";
+import { openSeedDb, seedTask } from "./support/metrics-seed";
+import { openTestDb } from "./support/test-db";
 
 type Alert = {
   id: string;
@@ -14,12 +15,12 @@ type Alert = {
   resolvedAt: string | null;
 };
 
-function seed(agentId: string, completed: number, failed: number) {
-  const sqlite = openTestDb(server().dbFile);
+async function seed(agentId: string, completed: number, failed: number) {
+  const sqlite = openSeedDb(server().databaseUrl);
   const now = Date.now();
-  for (let i = 0; i < completed; i += 1) seedTask(sqlite, { agentId, status: "completed", at: now - 60_000, durationMs: 1000 });
-  for (let i = 0; i < failed; i += 1) seedTask(sqlite, { agentId, status: "failed", at: now - 60_000, failureReason: "boom" });
-  sqlite.close();
+  for (let i = 0; i < completed; i += 1) await seedTask(sqlite, { agentId, status: "completed", at: now - 60_000, durationMs: 1000 });
+  for (let i = 0; i < failed; i += 1) await seedTask(sqlite, { agentId, status: "failed", at: now - 60_000, failureReason: "boom" });
+  await sqlite.close();
 }
 
 async function evaluate() {
@@ -35,8 +36,8 @@ describe("failure-rate alerts", () => {
   it("fires once per episode with an audit event, then resolves", async () => {
     const noisy = await createAgent();
     const quiet = await createAgent();
-    seed(noisy.id, 6, 4); // 40 % of 10
-    seed(quiet.id, 1, 1); // 50 % of 2: below the minimum task count
+    await seed(noisy.id, 6, 4); // 40 % of 10
+    await seed(quiet.id, 1, 1); // 50 % of 2: below the minimum task count
 
     const first = await evaluate();
     expect(first.config).toEqual({ threshold: 0.3, windowDays: 7, minTasks: 10 });
@@ -50,22 +51,24 @@ describe("failure-rate alerts", () => {
     expect(second.fired.filter((a) => a.agentId === noisy.id)).toEqual([]);
     expect(await openFor(noisy.id)).toHaveLength(1);
 
-    const sqlite = openTestDb(server().dbFile);
-    const fired = sqlite.prepare("SELECT count(*) AS n FROM AuditEvent WHERE action = 'alert.fired' AND agentId = ?").get(noisy.id);
+    const sqlite = openTestDb(server().databaseUrl);
+    const fired = await sqlite.get(`SELECT count(*) AS "n" FROM "AuditEvent" WHERE "action" = 'alert.fired' AND "agentId" = ?`, [noisy.id]);
     expect(fired).toEqual({ n: 1 });
-    sqlite.close();
+    await sqlite.close();
 
     // Back under the threshold: 4 of 20.
-    seed(noisy.id, 10, 0);
+    await seed(noisy.id, 10, 0);
     const third = await evaluate();
     expect(third.resolved.filter((a) => a.agentId === noisy.id)).toHaveLength(1);
     expect(await openFor(noisy.id)).toEqual([]);
     const recent = (await admin().get("/api/v1/alerts?recent=1")).body.alerts as Alert[];
     expect(recent.find((a) => a.id === open?.id)).toMatchObject({ failureRate: 0.2, failed: 4, total: 20 });
-    const db = openTestDb(server().dbFile);
-    expect(db.prepare("SELECT count(*) AS n FROM AuditEvent WHERE action = 'alert.resolved' AND agentId = ?").get(noisy.id)).toEqual({
+    const db = openTestDb(server().databaseUrl);
+    expect(
+      await db.get(`SELECT count(*) AS "n" FROM "AuditEvent" WHERE "action" = 'alert.resolved' AND "agentId" = ?`, [noisy.id]),
+    ).toEqual({
       n: 1,
     });
-    db.close();
+    await db.close();
   });
 });

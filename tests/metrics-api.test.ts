@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bucketMidpoint, bucketOf } from "@/lib/metrics/duration-buckets";
 import { agentWithWorker } from "./identity-helpers";
 import { admin, client, createAgent, server } from "./support/client";
-import { openTestDb, seedMemory, seedProposal, seedRetrieval, seedTask, seedVersion } from "./support/metrics-seed";
+import { openSeedDb, seedMemory, seedProposal, seedRetrieval, seedTask, seedVersion } from "./support/metrics-seed";
 
 const at = (day: string, hour = 12) => Date.parse(`${day}T${String(hour).padStart(2, "0")}:00:00Z`);
 const D0 = "2025-03-02";
@@ -23,10 +23,10 @@ let identityVersion: string;
 beforeAll(async () => {
   alpha = await createAgent();
   beta = await createAgent();
-  const sqlite = openTestDb(server().dbFile);
+  const sqlite = openSeedDb(server().databaseUrl);
   try {
-    soul1 = seedVersion(sqlite, { agentId: alpha.id, kind: "SOUL", content: "# Soul\nBe careful.\n", source: "editor", at: at(D0) });
-    identityVersion = seedVersion(sqlite, {
+    soul1 = await seedVersion(sqlite, { agentId: alpha.id, kind: "SOUL", content: "# Soul\nBe careful.\n", source: "editor", at: at(D0) });
+    identityVersion = await seedVersion(sqlite, {
       agentId: alpha.id,
       kind: "IDENTITY",
       content: "I write Go.",
@@ -34,7 +34,7 @@ beforeAll(async () => {
       authorType: "agent",
       at: at(D1, 8),
     });
-    soul2 = seedVersion(sqlite, {
+    soul2 = await seedVersion(sqlite, {
       agentId: alpha.id,
       kind: "SOUL",
       content: "# Soul\nBe careful.\nAsk before deleting.\n",
@@ -46,8 +46,8 @@ beforeAll(async () => {
     const a = alpha.id;
     // alpha, D1 under SOUL v1: 4 completed, 1 failed
     for (const durationMs of [2000, 2000, 60_000, 60_000])
-      seedTask(sqlite, { agentId: a, status: "completed", at: at(D1), durationMs, soulVersionId: soul1 });
-    seedTask(sqlite, {
+      await seedTask(sqlite, { agentId: a, status: "completed", at: at(D1), durationMs, soulVersionId: soul1 });
+    await seedTask(sqlite, {
       agentId: a,
       status: "failed",
       at: at(D1),
@@ -56,9 +56,9 @@ beforeAll(async () => {
       soulVersionId: soul1,
     });
     // alpha, D2 under SOUL v2: 2 completed, 2 failed, 1 cancelled
-    seedTask(sqlite, { agentId: a, status: "completed", at: at(D2), durationMs: 2000, soulVersionId: soul2 });
-    seedTask(sqlite, { agentId: a, status: "completed", at: at(D2), durationMs: 600_000, soulVersionId: soul2 });
-    seedTask(sqlite, {
+    await seedTask(sqlite, { agentId: a, status: "completed", at: at(D2), durationMs: 2000, soulVersionId: soul2 });
+    await seedTask(sqlite, { agentId: a, status: "completed", at: at(D2), durationMs: 600_000, soulVersionId: soul2 });
+    await seedTask(sqlite, {
       agentId: a,
       status: "failed",
       at: at(D2),
@@ -66,7 +66,7 @@ beforeAll(async () => {
       failureReason: "Timeout after 45s on task cm3k2x9a0000qz8ab99zz11yy",
       soulVersionId: soul2,
     });
-    seedTask(sqlite, {
+    await seedTask(sqlite, {
       agentId: a,
       status: "failed",
       at: at(D2),
@@ -74,33 +74,41 @@ beforeAll(async () => {
       failureReason: "Exit code 137\nkilled",
       soulVersionId: soul2,
     });
-    seedTask(sqlite, { agentId: a, status: "cancelled", at: at(D2), soulVersionId: soul2 });
+    await seedTask(sqlite, { agentId: a, status: "cancelled", at: at(D2), soulVersionId: soul2 });
     // beta, D1: 1 completed, 3 failed (no SOUL); D3: 2 still pending
-    seedTask(sqlite, { agentId: beta.id, status: "completed", at: at(D1), durationMs: 10_000 });
-    seedTask(sqlite, { agentId: beta.id, status: "failed", at: at(D1), failureReason: "Exit code 1" });
-    seedTask(sqlite, { agentId: beta.id, status: "failed", at: at(D1), failureReason: "Exit code 2" });
-    seedTask(sqlite, {
+    await seedTask(sqlite, { agentId: beta.id, status: "completed", at: at(D1), durationMs: 10_000 });
+    await seedTask(sqlite, { agentId: beta.id, status: "failed", at: at(D1), failureReason: "Exit code 1" });
+    await seedTask(sqlite, { agentId: beta.id, status: "failed", at: at(D1), failureReason: "Exit code 2" });
+    await seedTask(sqlite, {
       agentId: beta.id,
       status: "failed",
       at: at(D1),
       failureReason: "npm ERR! 404 request 1b4e28ba-2fa1-11d2-883f-0016d3cca427",
     });
-    seedTask(sqlite, { agentId: beta.id, status: "pending", at: at(D3) });
-    seedTask(sqlite, { agentId: beta.id, status: "pending", at: at(D3) });
+    await seedTask(sqlite, { agentId: beta.id, status: "pending", at: at(D3) });
+    await seedTask(sqlite, { agentId: beta.id, status: "pending", at: at(D3) });
     // proposals of alpha: approved as proposed (D1), approved with edits (D2), rejected (D2), pending
-    seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "approved", at: at(D1) });
-    seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "approved", edited: true, at: at(D2) });
-    seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "rejected", at: at(D2) });
-    seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "pending", at: at(D2) });
+    await seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "approved", at: at(D1) });
+    await seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "approved", edited: true, at: at(D2) });
+    await seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "rejected", at: at(D2) });
+    await seedProposal(sqlite, { agentId: a, kind: "SOUL", status: "pending", at: at(D2) });
     // memories: alpha 2 before the range, 3 in it; one swarm memory
-    seedMemory(sqlite, { agentId: a, source: "manual", at: at("2025-02-01") });
-    seedMemory(sqlite, { agentId: a, source: "manual", at: at("2025-02-02") });
-    seedMemory(sqlite, { agentId: a, source: "task_completion", at: at(D1) });
-    seedMemory(sqlite, { agentId: a, source: "task_completion", at: at(D1) });
-    seedMemory(sqlite, { agentId: a, source: "reflection", at: at(D2) });
-    seedMemory(sqlite, { agentId: null, source: "lead_feedback", at: at(D2) });
-    seedRetrieval(sqlite, { agentId: a, mode: "hybrid", embeddingUsed: true, resultCount: 3, topScore: 0.8, threshold: 0.5, at: at(D1) });
-    seedRetrieval(sqlite, {
+    await seedMemory(sqlite, { agentId: a, source: "manual", at: at("2025-02-01") });
+    await seedMemory(sqlite, { agentId: a, source: "manual", at: at("2025-02-02") });
+    await seedMemory(sqlite, { agentId: a, source: "task_completion", at: at(D1) });
+    await seedMemory(sqlite, { agentId: a, source: "task_completion", at: at(D1) });
+    await seedMemory(sqlite, { agentId: a, source: "reflection", at: at(D2) });
+    await seedMemory(sqlite, { agentId: null, source: "lead_feedback", at: at(D2) });
+    await seedRetrieval(sqlite, {
+      agentId: a,
+      mode: "hybrid",
+      embeddingUsed: true,
+      resultCount: 3,
+      topScore: 0.8,
+      threshold: 0.5,
+      at: at(D1),
+    });
+    await seedRetrieval(sqlite, {
       agentId: a,
       mode: "keyword",
       embeddingUsed: false,
@@ -109,9 +117,17 @@ beforeAll(async () => {
       threshold: 0.5,
       at: at(D1),
     });
-    seedRetrieval(sqlite, { agentId: a, mode: "vector", embeddingUsed: true, resultCount: 2, topScore: 0.4, threshold: 0.5, at: at(D2) });
+    await seedRetrieval(sqlite, {
+      agentId: a,
+      mode: "vector",
+      embeddingUsed: true,
+      resultCount: 2,
+      topScore: 0.4,
+      threshold: 0.5,
+      at: at(D2),
+    });
   } finally {
-    sqlite.close();
+    await sqlite.close();
   }
 });
 
@@ -140,11 +156,12 @@ describe("GET /api/v1/metrics/overview", () => {
   });
 
   it("matches a count over the Task rows (the rollups are exact)", async () => {
-    const sqlite = openTestDb(server().dbFile);
-    const counted = sqlite
-      .prepare("SELECT status, count(*) AS n FROM Task WHERE agentId IN (?, ?) AND finishedAt >= ? AND finishedAt < ? GROUP BY status")
-      .all(alpha.id, beta.id, Date.parse(`${D1}T00:00:00Z`), Date.parse("2025-03-06T00:00:00Z")) as Array<{ status: string; n: number }>;
-    sqlite.close();
+    const sqlite = openSeedDb(server().databaseUrl);
+    const counted = await sqlite.all<{ status: string; n: number }>(
+      `SELECT "status", count(*) AS "n" FROM "Task" WHERE "agentId" IN (?, ?) AND "finishedAt" >= ? AND "finishedAt" < ? GROUP BY "status"`,
+      [alpha.id, beta.id, new Date(`${D1}T00:00:00Z`), new Date("2025-03-06T00:00:00Z")],
+    );
+    await sqlite.close();
     const { body } = await admin().get(`/api/v1/metrics/overview?${range}`);
     expect(Object.fromEntries(counted.map((row) => [row.status, row.n]))).toEqual({
       completed: body.tasks.completed,
@@ -291,10 +308,10 @@ describe("chart endpoints", () => {
     // Scripted tasks take 5–19 ms; the median of these eleven is 9 ms.
     const quick = await createAgent();
     const day = "2025-04-10";
-    const sqlite = openTestDb(server().dbFile);
+    const sqlite = openSeedDb(server().databaseUrl);
     let soul = "";
     try {
-      soul = seedVersion(sqlite, {
+      soul = await seedVersion(sqlite, {
         agentId: quick.id,
         kind: "SOUL",
         content: "# Soul\nBe quick.\n",
@@ -302,10 +319,10 @@ describe("chart endpoints", () => {
         at: at("2025-04-09"),
       });
       for (const durationMs of [5, 6, 7, 8, 9, 9, 10, 12, 14, 19, 19]) {
-        seedTask(sqlite, { agentId: quick.id, status: "completed", at: at(day), durationMs, soulVersionId: soul });
+        await seedTask(sqlite, { agentId: quick.id, status: "completed", at: at(day), durationMs, soulVersionId: soul });
       }
     } finally {
-      sqlite.close();
+      await sqlite.close();
     }
     const overview = await admin().get(`/api/v1/metrics/overview?from=${day}&to=${day}&agentId=${quick.id}`);
     expect(overview.status).toBe(200);

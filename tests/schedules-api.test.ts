@@ -1,7 +1,7 @@
 // The schedules API: the templates on offer, validation, enable/disable, delete, preview.
 import { describe, expect, it } from "vitest";
 import { admin, client, createAgent, server } from "./support/client";
-import { openTestDb } from "./support/metrics-seed";
+import { openTestDb } from "./support/test-db";
 
 const body = (extra: Record<string, unknown> = {}) => ({ name: "Nightly", cron: "30 2 * * *", taskTitle: "Nightly sweep", ...extra });
 
@@ -49,11 +49,11 @@ describe("schedules API", () => {
     const disabled = await admin().patch(`/api/v1/schedules/${schedule.id}`, { enabled: false });
     expect(disabled.body.schedule.nextRunAt).toBeNull();
 
-    const sqlite = openTestDb(server().dbFile);
-    const actions = sqlite.prepare("SELECT action FROM AuditEvent WHERE targetId = ? ORDER BY id").all(schedule.id) as Array<{
-      action: string;
-    }>;
-    sqlite.close();
+    const sqlite = openTestDb(server().databaseUrl);
+    const actions = await sqlite.all<{ action: string }>(`SELECT "action" FROM "AuditEvent" WHERE "targetId" = ? ORDER BY "id"`, [
+      schedule.id,
+    ]);
+    await sqlite.close();
     expect(actions.map((row) => row.action)).toEqual(["schedule.created", "schedule.enabled", "schedule.disabled"]);
 
     expect((await admin().delete(`/api/v1/schedules/${schedule.id}`)).status).toBe(204);

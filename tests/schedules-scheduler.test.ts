@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureBuild } from "../scripts/launch";
-import { openTestDb } from "./support/metrics-seed";
+import { openTestDb } from "./support/test-db";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const DAY = 86_400_000;
@@ -103,23 +103,26 @@ describe("scheduler", () => {
     expect(await runsOf(s, id)).toHaveLength(1);
 
     // Its task is there: pending for the agent, with its created event, audit event and rollup.
-    const sqlite = openTestDb(s.dbFile);
-    const task = sqlite.prepare("SELECT id, title, status, agentId, description FROM Task WHERE scheduleId = ?").all(id) as Array<
-      Record<string, unknown>
-    >;
+    const sqlite = openTestDb(s.databaseUrl);
+    const task = await sqlite.all<Record<string, unknown>>(
+      `SELECT "id", "title", "status", "agentId", "description" FROM "Task" WHERE "scheduleId" = ?`,
+      [id],
+    );
     expect(task).toEqual([
       { id: runs[0]?.taskId, title: "Weekly retrospective", status: "pending", agentId: agent.id, description: "Look back." },
     ]);
-    expect(sqlite.prepare("SELECT type, toStatus FROM TaskEvent WHERE taskId = ?").all(runs[0]?.taskId)).toEqual([
+    expect(await sqlite.all(`SELECT "type", "toStatus" FROM "TaskEvent" WHERE "taskId" = ?`, [runs[0]?.taskId])).toEqual([
       { type: "created", toStatus: "pending" },
     ]);
-    expect(sqlite.prepare("SELECT count(*) AS n FROM AuditEvent WHERE action = 'schedule.fired' AND targetId = ?").get(id)).toEqual({
-      n: 1,
-    });
-    expect(sqlite.prepare("SELECT created FROM TaskDailyRollup WHERE day = '2030-01-07' AND agentId = ?").get(agent.id)).toEqual({
+    expect(await sqlite.get(`SELECT count(*) AS "n" FROM "AuditEvent" WHERE "action" = 'schedule.fired' AND "targetId" = ?`, [id])).toEqual(
+      {
+        n: 1,
+      },
+    );
+    expect(await sqlite.get(`SELECT "created" FROM "TaskDailyRollup" WHERE "day" = '2030-01-07' AND "agentId" = ?`, [agent.id])).toEqual({
       created: 1,
     });
-    sqlite.close();
+    await sqlite.close();
     const afterFire = (await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule;
     expect(afterFire).toMatchObject({ lastRunAt: runs[0]?.firedAt, nextRunAt: "2030-01-14T09:00:00.000Z", lastTaskId: runs[0]?.taskId });
 
@@ -147,9 +150,9 @@ describe("scheduler", () => {
     expect(manual.status).toBe(201);
     runs = await runsOf(s, id);
     expect(runs[0]).toMatchObject({ trigger: "manual", taskId: manual.body.run.taskId });
-    const db = openTestDb(s.dbFile);
-    expect(db.prepare("SELECT count(*) AS n FROM Task WHERE scheduleId = ?").get(id)).toEqual({ n: 3 });
-    db.close();
+    const db = openTestDb(s.databaseUrl);
+    expect(await db.get(`SELECT count(*) AS "n" FROM "Task" WHERE "scheduleId" = ?`, [id])).toEqual({ n: 3 });
+    await db.close();
     expect((await call(s, "GET", `/api/v1/schedules/${id}`)).body.schedule.nextRunAt).toBe("2030-02-04T09:00:00.000Z");
   }, 240_000);
 });

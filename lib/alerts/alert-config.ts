@@ -30,6 +30,11 @@ export function readAlertConfig(sqlite: Database.Database, env: NodeJS.ProcessEn
     key: string;
     value: string;
   }>;
+  return alertConfigFrom(rows, env);
+}
+
+/** The settings from the stored ALERT_* rows (shared with alert-config.pg.ts). */
+export function alertConfigFrom(rows: Array<{ key: string; value: string }>, env: NodeJS.ProcessEnv = process.env): AlertConfig {
   const stored = new Map(rows.map((row) => [row.key, row.value]));
   const pick = (field: keyof AlertConfig) => {
     const setting = ALERT_SETTINGS[field];

@@ -7,16 +7,16 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import type { AlertDto } from "@/lib/contracts/metrics";
-import { prepare, withSqlite, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { addDays, dayRange } from "@/lib/metrics/range";
 import { utcDay } from "@/lib/metrics/rollup-day";
-import { agentNames, readRollups } from "@/lib/metrics/task-metrics";
+import { agentNames, type RollupRow, readRollups } from "@/lib/metrics/task-metrics";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
 import { newId } from "@/lib/schedules/ids";
 import { type AlertConfig, readAlertConfig } from "./alert-config";
 import { sendAlertWebhook } from "./webhook";
 
-type AlertRow = {
+export type AlertRow = {
   id: string;
   scope: "swarm" | "agent";
   agentId: string | null;
@@ -29,13 +29,22 @@ type AlertRow = {
   resolvedAt: number | null;
 };
 
-type Measure = { scope: "swarm" | "agent"; agentId: string | null; failed: number; total: number };
+export type Measure = { scope: "swarm" | "agent"; agentId: string | null; failed: number; total: number };
 
-const SCOPE_KEY = (scope: string, agentId: string | null) => `${scope}:${agentId ?? ""}`;
+export const SCOPE_KEY = (scope: string, agentId: string | null) => `${scope}:${agentId ?? ""}`;
 
 function measure(sqlite: Database.Database, config: AlertConfig, now: number): Measure[] {
+  return measureRows(readRollups(sqlite, alertWindow(config, now)));
+}
+
+/** The days an evaluation at `now` looks at. */
+export function alertWindow(config: AlertConfig, now: number) {
   const today = utcDay(now);
-  const rows = readRollups(sqlite, dayRange(addDays(today, -(config.windowDays - 1)), today));
+  return dayRange(addDays(today, -(config.windowDays - 1)), today);
+}
+
+/** The swarm's and each agent's failures over the window's rollup rows (shared with alerts.pg.ts). */
+export function measureRows(rows: RollupRow[]): Measure[] {
   const swarm: Measure = { scope: "swarm", agentId: null, failed: 0, total: 0 };
   const agents = new Map<string, Measure>();
   for (const row of rows) {
@@ -54,7 +63,7 @@ export function isFiring(m: Pick<Measure, "failed" | "total">, config: AlertConf
   return m.total >= config.minTasks && m.failed / m.total > config.threshold;
 }
 
-function toDto(row: AlertRow, names: Map<string, string>): AlertDto {
+export function toDto(row: AlertRow, names: Map<string, string>): AlertDto {
   return {
     id: row.id,
     scope: row.scope,
@@ -75,6 +84,7 @@ const OPEN_SQL =
 
 /** One evaluation: opens, updates and resolves alerts in one transaction, then posts the webhook for new ones. */
 export async function evaluateAlerts({ clock = systemClock }: { clock?: Clock } = {}) {
+  if (usesPostgres()) return (await import("./alerts.pg")).evaluateAlertsPg({ clock });
   const now = clock();
   const result = await writeTransaction((sqlite) => {
     const config = readAlertConfig(sqlite);
@@ -157,7 +167,8 @@ function resolve(
 }
 
 /** GET /api/v1/alerts: the open alerts (and, with `recent`, those resolved in the last 7 days). */
-export function listAlerts({ includeResolved = false, clock = systemClock }: { includeResolved?: boolean; clock?: Clock } = {}) {
+export async function listAlerts({ includeResolved = false, clock = systemClock }: { includeResolved?: boolean; clock?: Clock } = {}) {
+  if (usesPostgres()) return (await import("./alerts.pg")).listAlertsPg({ includeResolved, clock });
   return withSqlite((sqlite) => {
     const names = agentNames(sqlite);
     const rows = (

@@ -15,7 +15,7 @@ import {
   resolveTimeRef,
 } from "@/lib/contracts/lead";
 import type { TaskDto } from "@/lib/contracts/tasks";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { getFailureRecurrence } from "@/lib/metrics/failure-reasons";
 import { getSoulOutcomes } from "@/lib/metrics/identity-metrics";
@@ -27,12 +27,14 @@ import { getTaskWithEvents, listTasks } from "@/lib/tasks/operator-tasks";
 
 /** An active agent by id or name. */
 export async function resolveAgentRef(ref: string): Promise<{ id: string; name: string }> {
-  const agent = await withSqlite(
-    (sqlite) =>
-      prepare(sqlite, "SELECT id, name FROM Agent WHERE (id = ? OR name = ?) AND archivedAt IS NULL").get(ref, ref) as
-        | { id: string; name: string }
-        | undefined,
-  );
+  const agent = usesPostgres()
+    ? await (await import("./swarm-view.pg")).findAgentRefPg(ref)
+    : await withSqlite(
+        (sqlite) =>
+          prepare(sqlite, "SELECT id, name FROM Agent WHERE (id = ? OR name = ?) AND archivedAt IS NULL").get(ref, ref) as
+            | { id: string; name: string }
+            | undefined,
+      );
   if (!agent) throw new ApiError("not_found", `No agent named "${ref}"`, { agent: ref });
   return agent;
 }
@@ -73,13 +75,15 @@ export function leadGetTask({ id }: { id: string }) {
 /** Every active agent with its status (idle, busy, offline) and its open work. */
 export async function leadListAgents() {
   const agents = await listAgents();
-  const open = await withSqlite(
-    (sqlite) =>
-      prepare(
-        sqlite,
-        "SELECT agentId, status, count(*) AS n FROM Task WHERE agentId IS NOT NULL AND status IN ('offered', 'pending', 'in_progress') GROUP BY agentId, status",
-      ).all() as Array<{ agentId: string; status: string; n: number }>,
-  );
+  const open = usesPostgres()
+    ? await (await import("./swarm-view.pg")).openTaskCountsPg()
+    : await withSqlite(
+        (sqlite) =>
+          prepare(
+            sqlite,
+            "SELECT agentId, status, count(*) AS n FROM Task WHERE agentId IS NOT NULL AND status IN ('offered', 'pending', 'in_progress') GROUP BY agentId, status",
+          ).all() as Array<{ agentId: string; status: string; n: number }>,
+      );
   return {
     agents: agents.map((agent) => {
       const mine = open.filter((row) => row.agentId === agent.id);

@@ -3,7 +3,7 @@
 // paths under temporary folders), with counts per day.
 import "server-only";
 import type Database from "better-sqlite3";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import type { DayRange } from "./range";
 import { utcDay } from "./rollup-day";
 import { agentNames } from "./task-metrics";
@@ -52,10 +52,10 @@ export type FailureGroup = {
   perDay: Record<string, number>;
 };
 
-type FailedRow = { agentId: string | null; finishedAt: number; failureReason: string | null };
+export type FailedRow = { agentId: string | null; finishedAt: number; failureReason: string | null };
 
 /** How long after a failure a retry may come and still have its earlier run counted in the failure's range. */
-const RETRY_WINDOW_MS = 30 * 86_400_000;
+export const RETRY_WINDOW_MS = 30 * 86_400_000;
 
 /**
  * Every run that ended failed in [startMs, endMs): tasks failed now, and the failed runs
@@ -129,21 +129,26 @@ export function failingAgents(group: Pick<FailureGroup, "perAgent">, names: Map<
 }
 
 /** GET /api/v1/metrics/failures: the top groups and their counts per day. */
-export function getFailureRecurrence({ range, agentId, limit = 8 }: { range: DayRange; agentId?: string; limit?: number }) {
-  return withSqlite((sqlite) => {
-    const groups = groupFailures(readFailures(sqlite, range.startMs, range.endMs, agentId));
-    const top = groups.slice(0, limit);
-    const names = agentNames(sqlite);
-    return {
-      range: { from: range.from, to: range.to, days: range.days.length },
-      totalFailed: groups.reduce((sum, group) => sum + group.count, 0),
-      groupCount: groups.length,
-      groups: top.map(({ perDay, perAgent, ...group }) => ({
-        ...group,
-        recurring: Object.keys(perDay).length > 1,
-        byAgent: failingAgents({ perAgent }, names),
-      })),
-      series: range.days.map((day) => ({ day, counts: top.map((group) => group.perDay[day] ?? 0) })),
-    };
-  });
+export async function getFailureRecurrence({ range, agentId, limit = 8 }: { range: DayRange; agentId?: string; limit?: number }) {
+  if (usesPostgres()) return (await import("./failure-reasons.pg")).getFailureRecurrencePg({ range, agentId, limit });
+  return withSqlite((sqlite) =>
+    recurrenceFrom(range, readFailures(sqlite, range.startMs, range.endMs, agentId), agentNames(sqlite), limit),
+  );
+}
+
+/** The recurrence answer from the failed runs (shared with failure-reasons.pg.ts). */
+export function recurrenceFrom(range: DayRange, failures: FailedRow[], names: Map<string, string>, limit: number) {
+  const groups = groupFailures(failures);
+  const top = groups.slice(0, limit);
+  return {
+    range: { from: range.from, to: range.to, days: range.days.length },
+    totalFailed: groups.reduce((sum, group) => sum + group.count, 0),
+    groupCount: groups.length,
+    groups: top.map(({ perDay, perAgent, ...group }) => ({
+      ...group,
+      recurring: Object.keys(perDay).length > 1,
+      byAgent: failingAgents({ perAgent }, names),
+    })),
+    series: range.days.map((day) => ({ day, counts: top.map((group) => group.perDay[day] ?? 0) })),
+  };
 }

@@ -5,7 +5,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { DURATION_BUCKET_ERROR_PCT, type MetricsOverview } from "@/lib/contracts/metrics";
-import { prepare, withSqlite } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { addInto, emptyHistogram, parseHistogram, quantile } from "./duration-buckets";
 import type { DayRange } from "./range";
 
@@ -129,6 +129,11 @@ export function summarize(totals: Totals) {
 export function overviewFrom(sqlite: Database.Database, rows: RollupRow[], range: DayRange, agentId?: string): MetricsOverview {
   const totals = emptyTotals();
   for (const row of rows) addRow(totals, row, sqlite);
+  return overviewFromTotals(totals, range, agentId);
+}
+
+/** The overview of summed totals (shared with task-metrics.pg.ts). */
+export function overviewFromTotals(totals: Totals, range: DayRange, agentId?: string): MetricsOverview {
   const summary = summarize(totals);
   return {
     range: { from: range.from, to: range.to, days: range.days.length },
@@ -139,7 +144,8 @@ export function overviewFrom(sqlite: Database.Database, rows: RollupRow[], range
   };
 }
 
-export function getOverview({ range, agentId }: { range: DayRange; agentId?: string }): Promise<MetricsOverview> {
+export async function getOverview({ range, agentId }: { range: DayRange; agentId?: string }): Promise<MetricsOverview> {
+  if (usesPostgres()) return (await import("./task-metrics.pg")).getOverviewPg({ range, agentId });
   return withSqlite((sqlite) => snapshot(sqlite, () => overviewFrom(sqlite, readRollups(sqlite, range, agentId, true), range, agentId)));
 }
 
@@ -176,7 +182,8 @@ function points(sqlite: Database.Database, range: DayRange, rows: RollupRow[]): 
 }
 
 /** Per-day series for the whole selection and for each agent (GET /api/v1/metrics/tasks). */
-export function getTaskSeries({ range, agentId }: { range: DayRange; agentId?: string }) {
+export async function getTaskSeries({ range, agentId }: { range: DayRange; agentId?: string }) {
+  if (usesPostgres()) return (await import("./task-metrics.pg")).getTaskSeriesPg({ range, agentId });
   return withSqlite((sqlite) =>
     snapshot(sqlite, () => {
       const rows = readRollups(sqlite, range, agentId);

@@ -8,22 +8,27 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { type Notice, sendNoticeWebhook } from "@/lib/alerts/webhook";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
 import { newId } from "@/lib/schedules/ids";
 
 export const NOTIFY_INTERVAL_KEY = "NOTIFY_INTERVAL_MINUTES";
 export const NOTIFY_INTERVAL_ENV = "SWARMDECK_NOTIFY_INTERVAL_MINUTES";
-const STATE_KEY = "NOTIFY_WAITING_STATE";
+export const STATE_KEY = "NOTIFY_WAITING_STATE";
 
-type Waiting = { id: string; title: string; createdAt: number };
-type State = { sentAt: number; newest: number };
+export type Waiting = { id: string; title: string; createdAt: number };
+export type State = { sentAt: number; newest: number };
 
 export function notifyIntervalMs(sqlite: Database.Database, env: NodeJS.ProcessEnv = process.env): number {
   const stored = prepare(sqlite, "SELECT value FROM SwarmConfig WHERE scope = 'global' AND scopeId = '' AND key = ? AND secret = 0").get(
     NOTIFY_INTERVAL_KEY,
   ) as { value: string } | undefined;
-  for (const raw of [stored?.value, env[NOTIFY_INTERVAL_ENV]]) {
+  return intervalFrom(stored?.value, env);
+}
+
+/** The interval from the stored setting (shared with waiting-work.pg.ts). */
+export function intervalFrom(stored: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  for (const raw of [stored, env[NOTIFY_INTERVAL_ENV]]) {
     const value = Number(raw);
     if (raw !== undefined && raw.trim() !== "" && Number.isFinite(value) && value > 0 && value <= 10_080) return value * 60_000;
   }
@@ -87,6 +92,7 @@ export async function notifyWaitingWork({
   baseUrl?: string;
 } = {}): Promise<Notice | null> {
   if (!url) return null;
+  if (usesPostgres()) return (await import("./waiting-work.pg")).notifyWaitingWorkPg({ clock, url, baseUrl });
   const now = clock();
   const note = await writeTransaction((sqlite) => {
     const work = waitingWork(sqlite);

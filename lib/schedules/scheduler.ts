@@ -9,7 +9,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { type Actor, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
-import { prepare, writeTransaction } from "@/lib/db";
+import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "@/lib/tasks/dispatch";
 import { type Clock, systemClock } from "./clock";
@@ -36,7 +36,7 @@ export type ScheduleRow = {
   nextRunAt: number | null;
 };
 
-const SCHEDULE_COLUMNS =
+export const SCHEDULE_COLUMNS =
   "id, name, cron, timezone, enabled, targetKind, targetValue, agentId, taskTitle, taskDescription, taskType, taskTags, taskPriority, lastRunAt, nextRunAt";
 
 export type Firing = {
@@ -53,7 +53,7 @@ export type Firing = {
   error?: string;
 };
 
-type FireOptions = {
+export type FireOptions = {
   scheduledFor: number;
   trigger: "cron" | "manual";
   now: number;
@@ -179,13 +179,14 @@ export function fireSlot(sqlite: Database.Database, schedule: ScheduleRow, optio
   };
 }
 
-function announce(firing: Firing | null) {
+export function announce(firing: Firing | null) {
   // Wake the waiting polls of each agent (or of the pool) after the commit.
   for (const agentId of firing?.agentIds ?? []) announceTasks({ agentId });
 }
 
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
 export async function runDueSchedules({ clock = systemClock }: { clock?: Clock } = {}): Promise<Firing[]> {
+  if (usesPostgres()) return (await import("./scheduler.pg")).runDueSchedulesPg({ clock });
   const now = clock();
   const firings = await writeTransaction((sqlite) => {
     const firings: Firing[] = [];
@@ -231,6 +232,7 @@ export async function runScheduleNow({
   actor: Actor;
   clock?: Clock;
 }): Promise<Firing | null> {
+  if (usesPostgres()) return (await import("./scheduler.pg")).runScheduleNowPg({ id, actor, clock });
   const firing = await writeTransaction((sqlite) => {
     const schedule = prepare(sqlite, `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE id = ?`).get(id) as ScheduleRow | undefined;
     if (!schedule) return null;

@@ -9,12 +9,12 @@ import {
   type ScheduleDto,
   type ScheduleRunDto,
 } from "@/lib/contracts/schedules";
-import { db, type Tx, withSqlite } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { Schedule, ScheduleRun } from "@/lib/generated/prisma/client";
 import { type Clock, systemClock } from "./clock";
 import { cronProblem, describeCron, intervalProblem, nextSlot } from "./cron";
-import { minIntervalMs } from "./settings";
+import { currentMinIntervalMs } from "./settings";
 import { describeTarget } from "./targets";
 import { findTemplate } from "./templates";
 
@@ -141,7 +141,7 @@ const include = {
 } as const;
 
 async function assertCron(cron: string, timezone: string, now: number) {
-  const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, await withSqlite(minIntervalMs), now);
+  const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, await currentMinIntervalMs(), now);
   if (problem) {
     const path = problem.startsWith("Unknown time zone") ? "timezone" : "cron";
     throw new ApiError("validation_failed", problem, [{ path, message: problem }]);

@@ -4,7 +4,7 @@
 // often are refused, and a firing that comes too soon after the last is skipped.
 import "server-only";
 import type Database from "better-sqlite3";
-import { prepare } from "@/lib/db";
+import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 
 export const MIN_INTERVAL_KEY = "SCHEDULE_MIN_INTERVAL_MINUTES";
 export const MIN_INTERVAL_ENV = "SWARMDECK_SCHEDULE_MIN_INTERVAL_MINUTES";
@@ -20,5 +20,16 @@ export function minIntervalMs(sqlite: Database.Database, env: NodeJS.ProcessEnv 
   const stored = prepare(sqlite, "SELECT value FROM SwarmConfig WHERE scope = 'global' AND scopeId = '' AND key = ? AND secret = 0").get(
     MIN_INTERVAL_KEY,
   ) as { value: string } | undefined;
-  return (minutes(stored?.value) ?? minutes(env[MIN_INTERVAL_ENV]) ?? DEFAULT_MIN_INTERVAL_MINUTES) * 60_000;
+  return minIntervalFrom(stored?.value, env);
+}
+
+/** The minimum interval from the stored setting (shared with settings.pg.ts). */
+export function minIntervalFrom(stored: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  return (minutes(stored) ?? minutes(env[MIN_INTERVAL_ENV]) ?? DEFAULT_MIN_INTERVAL_MINUTES) * 60_000;
+}
+
+/** The minimum interval now, on whichever store (outside any transaction). */
+export async function currentMinIntervalMs(): Promise<number> {
+  if (usesPostgres()) return (await import("./settings.pg")).minIntervalMsPg((await import("@/lib/pg")).pgSql());
+  return withSqlite(minIntervalMs);
 }
