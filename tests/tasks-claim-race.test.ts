@@ -112,3 +112,56 @@ describe("claims racing for one pool", () => {
     for (const row of rows) expect(row).toMatchObject({ status: "completed", attempts: 1, claims: 1 });
   });
 });
+
+describe("transitions racing on one task", () => {
+  it("a worker's complete, fail or give-back and an operator's cancel sent at once: exactly one applies, once", async () => {
+    const { agent, worker } = await agentWithWorker({ maxConcurrentTasks: 12 });
+    const tasks: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const reply = await admin().post("/api/v1/tasks", { title: `contested ${i}`, agentId: agent.id });
+      tasks.push(reply.body.task.id);
+    }
+    for (let i = 0; i < tasks.length; i += 1) expect((await worker.get("/api/worker/poll?waitMs=0")).status).toBe(200);
+
+    // Each race is between moves that rule each other out: after any one of them the others are refused (409).
+    const races: Array<Array<{ name: string; status: string; send: (id: string) => Promise<{ status: number }> }>> = [
+      [
+        { name: "complete", status: "completed", send: (id) => worker.post(`/api/worker/tasks/${id}/complete`, { output: "mine" }) },
+        { name: "fail", status: "failed", send: (id) => worker.post(`/api/worker/tasks/${id}/fail`, { failureReason: "broke" }) },
+        { name: "cancel", status: "cancelled", send: (id) => admin().patch(`/api/v1/tasks/${id}`, { action: "cancel" }) },
+      ],
+      [
+        { name: "complete", status: "completed", send: (id) => worker.post(`/api/worker/tasks/${id}/complete`, { output: "mine" }) },
+        { name: "release", status: "pending", send: (id) => worker.post(`/api/worker/tasks/${id}/release`, { reason: "giving up" }) },
+      ],
+    ];
+    const outcomes = await Promise.all(
+      tasks.map(async (id, index) => {
+        const race = races[index % races.length] as (typeof races)[number];
+        const replies = await Promise.all([...race.map((move) => move.send(id)), worker.post(`/api/worker/tasks/${id}/heartbeat`, {})]);
+        return { id, race, statuses: replies.slice(0, race.length).map((reply) => reply.status), heartbeat: replies.at(-1)?.status };
+      }),
+    );
+    for (const { id, race, statuses, heartbeat } of outcomes) {
+      expect(heartbeat).toBe(200);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status !== 200).every((status) => status === 409)).toBe(true);
+      const winner = race[statuses.indexOf(200)] as (typeof race)[number];
+      const detail = await admin().get(`/api/v1/tasks/${id}`);
+      expect(detail.body.task.status).toBe(winner.status);
+      const transitions = detail.body.events.filter((event: { type: string }) => event.type === "status" || event.type === "released");
+      expect(transitions).toHaveLength(1);
+      const actions = await database().all<{ action: string }>(
+        `SELECT "action" FROM "AuditEvent" WHERE "targetId" = ? AND "action" IN ('task.completed', 'task.failed', 'task.cancelled', 'task.released')`,
+        [id],
+      );
+      expect(actions).toHaveLength(1);
+      const open = await database().all(`SELECT "id" FROM "Session" WHERE "taskId" = ? AND "endedAt" IS NULL`, [id]);
+      expect(open).toEqual([]);
+    }
+    // What went back to the agent is cancelled, so no later test's worker meets it.
+    for (const { id } of outcomes) await admin().patch(`/api/v1/tasks/${id}`, { action: "cancel" });
+    const agentNow = await admin().get(`/api/v1/agents/${agent.id}`);
+    expect(agentNow.body.agent.status).toBe("idle");
+  });
+});

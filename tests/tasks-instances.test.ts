@@ -10,6 +10,7 @@
 // safety re-check finds the work: there the polls wait longer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { server } from "./support/client";
+import { openTestDb } from "./support/test-db";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { agentWithWorker, createTask, drainPool } from "./tasks-helpers";
 import { call } from "./worker-helpers";
@@ -99,5 +100,28 @@ describe("two app instances on one database", () => {
     const reply = await waiting;
     expect(reply.status).toBe(200);
     expect(reply.body.task.id).toBe(next.id);
+  });
+
+  it("still wakes polls across instances after the listening connections were cut", async () => {
+    if (crossWakes()) {
+      // What a PostgreSQL restart or a fail-over does to them (lib/tasks/task-wakeup.pg.ts reconnects).
+      const database = openTestDb(server().databaseUrl);
+      try {
+        const cut = await database.run(
+          `SELECT pg_terminate_backend("pid") FROM pg_stat_activity WHERE "application_name" = ? AND "datname" = current_database()`,
+          ["swarmdeck-task-listener"],
+        );
+        expect(cut).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+      }
+    }
+    const { agent, token } = await agentWithWorker();
+    const waiting = pollOnSecond(token, waitMs());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const task = await createTask({ title: "after the cut", agentId: agent.id });
+    const reply = await waiting;
+    expect(reply.status).toBe(200);
+    expect(reply.body.task.id).toBe(task.id);
   });
 });

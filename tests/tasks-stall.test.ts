@@ -83,4 +83,35 @@ describe("stalled tasks", () => {
     expect(detail.body.events.map((event: { type: string }) => event.type)).toEqual(["created", "claimed", "stalled", "claimed"]);
     expect(detail.body.events[2].toStatus).toBe("unassigned");
   });
+
+  it("a finish arriving as the sweep takes the task back: one of them applies, never both", async () => {
+    const agent = await newAgentWithToken(target, { maxConcurrentTasks: 8 });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      ids.push((await call("POST", "/api/v1/tasks", { title: `late finish ${i}`, agentId: agent.id })).body.task.id as string);
+    }
+    for (let i = 0; i < ids.length; i += 1)
+      expect((await call("GET", "/api/worker/poll?waitMs=0", undefined, agent.token)).status).toBe(200);
+    // Silent until about the stall timeout, then every task is finished while the sweep (every 250 ms) may be taking it back.
+    await new Promise((resolve) => setTimeout(resolve, 1_400));
+    const finishes = await Promise.all(
+      ids.map(async (id, index) => {
+        await new Promise((resolve) => setTimeout(resolve, index * 60));
+        return (await call("POST", `/api/worker/tasks/${id}/complete`, { output: "made it" }, agent.token)).status;
+      }),
+    );
+    for (const [index, id] of ids.entries()) {
+      const detail = await waitForStatus(id, finishes[index] === 200 ? "completed" : "pending");
+      const types = detail.events.map((event: { type: string }) => event.type);
+      if (finishes[index] === 200) {
+        expect(types).toEqual(["created", "claimed", "status"]);
+        expect(detail.task.output).toBe("made it");
+      } else {
+        expect(finishes[index]).toBe(409);
+        expect(types).toEqual(["created", "claimed", "stalled"]);
+        expect(detail.task.output).toBeNull();
+      }
+    }
+    for (const id of ids) await call("PATCH", `/api/v1/tasks/${id}`, { action: "cancel" });
+  });
 });

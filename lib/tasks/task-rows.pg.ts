@@ -71,8 +71,14 @@ export async function endOpenSessionPg(sql: Sql, taskId: string, at: number, sum
   ]);
 }
 
-/** busy while the agent holds an in-progress task, idle otherwise. */
+/**
+ * busy while the agent holds an in-progress task, idle otherwise. The agent's row
+ * is locked first and its tasks read in a statement after that: two transactions
+ * finishing the agent's last two tasks at once would otherwise each still see the
+ * other's task in progress and both leave the agent busy.
+ */
 export async function refreshAgentBusyPg(sql: Sql, agentId: string, at: number): Promise<void> {
+  await sql.get(`SELECT 1 FROM "Agent" WHERE "id" = $1 FOR NO KEY UPDATE`, [agentId]);
   await sql.run(
     `UPDATE "Agent" SET "status" = s."want", "updatedAt" = $2
      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM "Task" WHERE "agentId" = $1 AND "status" = 'in_progress') THEN 'busy' ELSE 'idle' END AS "want") s

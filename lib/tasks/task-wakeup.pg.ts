@@ -17,29 +17,61 @@ import { notifyTasks, wakeAllPolls } from "./task-wakeup";
 
 export const TASKS_CHANNEL = "swarmdeck_tasks";
 
+/** How the listening connections show in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = "swarmdeck-task-listener";
+
 /** Tells this process's notifications apart from the other instances'. */
 const INSTANCE = randomUUID();
 
-type Payload = { i: string; a: string | null; c: number };
+/** One notification: the instance that sent it, and its announcements as [agentId or null for the pool, count]. */
+type Payload = { i: string; w: Array<[string | null, number]> };
 
-type Listener = { client: pg.Client | null; ready: Promise<void> | null; retryTimer: NodeJS.Timeout | null; instance: string };
+type Listener = {
+  client: pg.Client | null;
+  ready: Promise<void> | null;
+  retryTimer: NodeJS.Timeout | null;
+  instance: string;
+  /** Announcements not published yet: those of one turn of the event loop go out together. */
+  outbox: Array<{ agentId: string | null; count: number }> | null;
+};
 
 const globalForListener = globalThis as unknown as { swarmdeckTaskListener?: Listener };
 
 function listener(): Listener {
   // Route handlers and instrumentation are bundled apart: they share one listener and one instance id.
-  globalForListener.swarmdeckTaskListener ??= { client: null, ready: null, retryTimer: null, instance: INSTANCE };
+  globalForListener.swarmdeckTaskListener ??= { client: null, ready: null, retryTimer: null, instance: INSTANCE, outbox: null };
   return globalForListener.swarmdeckTaskListener;
 }
 
-/** Publishes an announcement to the other instances (delivered to them once this statement commits). */
+/** Announcements per notification: a payload stays far below PostgreSQL's 8000-byte limit. */
+const PER_NOTIFICATION = 100;
+
+/**
+ * Publishes an announcement to the other instances. Those made in the same turn
+ * of the event loop (a busy instance finishing many tasks) share one pg_notify:
+ * one agent's are merged into one, the pool's counts added up.
+ */
 export async function publishTasksPg(change: { agentId: string | null; count?: number }): Promise<void> {
-  const payload: Payload = { i: listener().instance, a: change.agentId, c: change.count ?? 1 };
-  try {
-    await pgSql().run("SELECT pg_notify($1, $2)", [TASKS_CHANNEL, JSON.stringify(payload)]);
-  } catch (error) {
-    // The other instances' polls find the work at their next safety re-check.
-    console.warn(`[swarmdeck] could not announce tasks to the other instances (${(error as Error).message})`);
+  const state = listener();
+  if (state.outbox) {
+    state.outbox.push({ agentId: change.agentId, count: change.count ?? 1 });
+    return;
+  }
+  state.outbox = [{ agentId: change.agentId, count: change.count ?? 1 }];
+  await new Promise((resolve) => setImmediate(resolve));
+  const changes = state.outbox;
+  state.outbox = null;
+  const merged = new Map<string | null, number>();
+  for (const { agentId, count } of changes) merged.set(agentId, agentId === null ? (merged.get(null) ?? 0) + count : 1);
+  const entries = [...merged.entries()];
+  for (let start = 0; start < entries.length; start += PER_NOTIFICATION) {
+    const payload: Payload = { i: state.instance, w: entries.slice(start, start + PER_NOTIFICATION) };
+    try {
+      await pgSql().run("SELECT pg_notify($1, $2)", [TASKS_CHANNEL, JSON.stringify(payload)]);
+    } catch (error) {
+      // The other instances' polls find the work at their next safety re-check.
+      console.warn(`[swarmdeck] could not announce tasks to the other instances (${(error as Error).message})`);
+    }
   }
 }
 
@@ -51,14 +83,19 @@ function onNotification(message: pg.Notification) {
   } catch {
     return;
   }
-  if (payload.i === listener().instance) return;
-  notifyTasks({ agentId: payload.a ?? null, count: Math.max(1, Number(payload.c) || 1) });
+  if (payload.i === listener().instance || !Array.isArray(payload.w)) return;
+  for (const [agentId, count] of payload.w) notifyTasks({ agentId: agentId ?? null, count: Math.max(1, Number(count) || 1) });
 }
 
 function connect(state: Listener): Promise<void> {
   const target = databaseTarget();
   if (target.kind !== "postgresql") return Promise.resolve();
-  const client = new pg.Client({ connectionString: target.url, keepAlive: true, connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: target.url,
+    keepAlive: true,
+    connectionTimeoutMillis: 5_000,
+    application_name: LISTENER_APPLICATION_NAME,
+  });
   const dropped = (why: string) => {
     if (state.client !== client) return;
     console.warn(`[swarmdeck] the task listener connection dropped (${why}); reconnecting`);
