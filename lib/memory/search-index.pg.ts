@@ -30,7 +30,7 @@ const CHANGES_PAGE = 5000;
 /** How long a skipped change number is asked for again. */
 const GAP_WINDOW_MS = 5 * 60_000;
 /** Gaps tracked at most (a huge rolled-back batch is not worth asking for one by one). */
-const MAX_GAPS = 10_000;
+const MAX_GAPS = 2000;
 /** Changes re-read after a (re)load, for writes that committed while it ran. */
 const RELOAD_OVERLAP = 1000;
 /** The leader prunes the change log after a day (hygiene.pg.ts); an instance that slept half of that reloads. */
@@ -144,14 +144,18 @@ async function applyChanges(sql: Sql, index: VectorIndex, model: string): Promis
     const gaps = [...state.gaps.keys()];
     const params: unknown[] = [state.lastSeq, index.dims, model];
     if (gaps.length > 0) params.push(gaps);
-    // The changed memories' current rows; the embedding only for those the index keeps.
+    // The changed memories' current rows; the embedding only for those the index keeps. The
+    // new changes and the gaps are two primary-key reads (an OR of both would scan the index).
     const changes = await sql.all<Change>(
-      `SELECT c."seq", c."memoryId" AS "id", m."agentId", m."scope", encode(m."embedding", 'hex') AS "embedding"
-       FROM "MemoryChange" c
-       LEFT JOIN "Memory" m ON m."id" = c."memoryId" AND m."embeddingStatus" = 'done' AND m."archivedAt" IS NULL
-         AND m."embeddingDims" = $2 AND m."embeddingModel" = $3
-       WHERE c."seq" > $1${gaps.length > 0 ? ' OR c."seq" = ANY($4::bigint[])' : ""}
-       ORDER BY c."seq" LIMIT ${CHANGES_PAGE}`,
+      `WITH c AS (
+         (SELECT "seq", "memoryId" FROM "MemoryChange" WHERE "seq" > $1 ORDER BY "seq" LIMIT ${CHANGES_PAGE})
+         ${gaps.length > 0 ? 'UNION ALL (SELECT "seq", "memoryId" FROM "MemoryChange" WHERE "seq" = ANY($4::bigint[]))' : ""}
+       )
+       SELECT c."seq", c."memoryId" AS "id", m."agentId", m."scope",
+         CASE WHEN m."embeddingStatus" = 'done' AND m."archivedAt" IS NULL AND m."embeddingDims" = $2 AND m."embeddingModel" = $3
+           THEN encode(m."embedding", 'hex') END AS "embedding"
+       FROM c LEFT JOIN "Memory" m ON m."id" = c."memoryId"
+       ORDER BY c."seq"`,
       params,
     );
     state.lastRun = now;
@@ -163,11 +167,11 @@ async function applyChanges(sql: Sql, index: VectorIndex, model: string): Promis
         state.lastSeq = change.seq;
         newest++;
       }
-      if (change.embedding && change.scope && vectorFromHex(change.embedding, vector)) {
+      if (change.embedding && change.scope !== null && vectorFromHex(change.embedding, vector)) {
         index.add(change.id, vector, { agentId: change.agentId, scope: change.scope });
       } else index.remove(change.id);
     }
-    if (changes.length < CHANGES_PAGE || newest === 0) return;
+    if (newest < CHANGES_PAGE) return;
   }
 }
 
