@@ -1,7 +1,9 @@
 // Dispatch, the hot path: a worker's poll atomically claims the next task for its
 // agent in ONE raw write transaction (its own pending tasks first, then the
 // pool; each by priority, then age; within the agent's concurrency limit), and
-// otherwise waits, woken in-process when work appears (task-wakeup.ts).
+// otherwise waits, woken in-process when work appears (task-wakeup.ts). On the
+// PostgreSQL store the claim is dispatch.pg.ts and wake-ups also cross app
+// instances (task-wakeup.pg.ts).
 import "server-only";
 import type Database from "better-sqlite3";
 import { appendAuditSync } from "@/lib/audit/audit-log";
