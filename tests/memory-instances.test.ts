@@ -125,6 +125,19 @@ function instancesSuite(label: string, pair: () => Pair) {
       expect(vector.results.map((hit) => hit.id)).toContain(id);
     });
 
+    it("stores the same text sent through both instances at once only once (dedup by content hash)", async () => {
+      const content = `The ${Date.now().toString(36)}-gannet cache must be flushed after every schema change.`;
+      const body = { name: "Flush the cache", content };
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? alice.writer : alice.reader).post("/api/worker/memories", body)),
+      );
+      for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      const ids = new Set(replies.flatMap((reply) => reply.body.ids as number[]));
+      expect(ids.size).toBe(1);
+      const listed = await readerAdmin.get(`/api/v1/memories?agentId=${alice.agent.id}&q=gannet`);
+      expect(listed.body.memories.filter((m: { content: string }) => m.content === content)).toHaveLength(1);
+    });
+
     it("drops a memory deleted through one instance from the other's keyword and vector search", async () => {
       const marker = `tidewrack${Date.now().toString(36)}`;
       const stored = await alice.writer.post("/api/worker/memories", {
