@@ -1,6 +1,7 @@
 // No 5xx on any input, and the one error shape on every /api/* error (issue 15,
-// points 5 and 6): lone surrogates in string fields, malformed percent-escapes in
-// path ids, odd methods, methods a route does not take, and paths no route claims.
+// points 5 and 6): lone surrogates and NUL characters in string fields, queries and
+// path ids, malformed percent-escapes in path ids, odd methods, methods a route does
+// not take, and paths no route claims.
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
 import { admin, client, createAgent, createWorkerToken, server } from "./support/client";
@@ -70,6 +71,35 @@ describe("lone UTF-16 surrogates", () => {
     });
     expect(reply.status).toBe(200);
     expect(reply.body.agent.displayName).toBe("Rocket 🚀");
+  });
+});
+
+describe("NUL characters (PostgreSQL text cannot hold them; refused on both stores alike)", () => {
+  it("in a JSON field or key: 400 naming the field, and nothing is stored", async () => {
+    const agent = await createAgent({ displayName: "Before" });
+    const reply = await admin().request("PATCH", `/api/v1/agents/${agent.id}`, undefined, { raw: '{"displayName":"a\\u0000b"}' });
+    expectErrorShape(reply, 400, "validation_failed");
+    expect(reply.body.error.details).toEqual([expect.objectContaining({ path: "displayName" })]);
+    expect((await admin().get(`/api/v1/agents/${agent.id}`)).body.agent.displayName).toBe("Before");
+    const worker = client(await createWorkerToken(agent.id));
+    const cases: Array<[ReturnType<typeof client>, string, string, string]> = [
+      [admin(), "PUT", `/api/v1/agents/${agent.id}/identity/soul`, '{"content":"x\\u0000","baseVersionId":null,"reason":"x"}'],
+      [admin(), "POST", "/api/v1/memories", '{"items":[{"name":"n","content":"\\u0000"}]}'],
+      [worker, "POST", "/api/worker/memories", '{"a\\u0000":"key"}'],
+    ];
+    for (const [who, method, path, raw] of cases) {
+      const reply = await who.request(method, path, undefined, { raw });
+      expect(`${method} ${path} ${reply.status}`).toBe(`${method} ${path} 400`);
+      expectErrorShape(reply, 400, "validation_failed");
+    }
+  });
+
+  it("in a query: 400 naming the parameter; in a path id: 404 (no record holds one)", async () => {
+    const query = await admin().get("/api/v1/audit?action=agent%00created");
+    expectErrorShape(query, 400, "validation_failed");
+    expect(query.body.error.details).toEqual([expect.objectContaining({ path: "action" })]);
+    expectErrorShape(await admin().get("/api/v1/agents/abc%00def"), 404, "not_found");
+    expectErrorShape(await admin().get("/api/v1/proposals/%00"), 404, "not_found");
   });
 });
 

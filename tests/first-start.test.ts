@@ -9,12 +9,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessionCookie } from "./support/client";
+import { createPostgresDatabase, testStore } from "./support/test-db";
 import { freePort } from "./support/test-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const base = mkdtempSync(path.join(tmpdir(), "swarmdeck-first-start-"));
 const dataDir = path.join(base, "data");
 const running: ChildProcess[] = [];
+// On the PostgreSQL store (SWARMDECK_TEST_STORE) both starts share one new, empty database.
+const postgres = testStore() === "postgresql" ? createPostgresDatabase() : undefined;
 
 type Started = { baseUrl: string; output: () => string; stop: () => Promise<void> };
 
@@ -32,7 +35,7 @@ async function npmStart(): Promise<Started> {
     delete env[name];
   }
   // Same database location rule as a clone's default (data/swarmdeck.db), inside this test's folder.
-  env.DATABASE_URL = `file:${path.join(dataDir, "swarmdeck.db")}`;
+  env.DATABASE_URL = postgres ? (await postgres).url : `file:${path.join(dataDir, "swarmdeck.db")}`;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     env,
@@ -86,11 +89,12 @@ function groupCommands(pgid: number): string[] {
   return commands;
 }
 
-afterAll(() => {
+afterAll(async () => {
   for (const child of running) {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
   }
   rmSync(base, { recursive: true, force: true });
+  await (await postgres)?.drop();
 });
 
 describe("npm start on a fresh clone", () => {
@@ -124,8 +128,14 @@ describe("npm start on a fresh clone", () => {
     const second = await npmStart();
     expect(second.output()).not.toContain("First start");
     expect(second.output()).not.toContain("Building the app");
-    // Every migration is recorded as applied: the restart does not start Prisma's CLI at all.
-    expect(second.output()).not.toContain("Prisma schema loaded");
+    if (postgres) {
+      // Every migration is recorded as applied: the restart's `prisma migrate deploy` (the CLI asks
+      // the server, scripts/launch.ts) applies nothing.
+      expect(second.output()).toContain("No pending migrations to apply");
+    } else {
+      // Every migration is recorded as applied: the restart does not start Prisma's CLI at all.
+      expect(second.output()).not.toContain("Prisma schema loaded");
+    }
     expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(secret);
     const again = await sessionCookie("admin@swarmdeck.local", printed, second.baseUrl);
     const list = await fetch(`${second.baseUrl}/api/v1/agents`, { headers: { cookie: again } });
@@ -137,7 +147,7 @@ describe("npm start on a fresh clone", () => {
   it("stops at once with a clear message on a database URL it cannot serve, creating nothing and printing no password", () => {
     const scratch = mkdtempSync(path.join(base, "refused-"));
     const env: NodeJS.ProcessEnv = { ...process.env, SWARMDECK_DATA_DIR: path.join(scratch, "data") };
-    env.DATABASE_URL = "postgres://swarm:s3cret-pw-123@db.internal:5432/swarm";
+    env.DATABASE_URL = "mysql://swarm:s3cret-pw-123@db.internal:3306/swarm";
     const result = spawnSync(process.execPath, ["scripts/start.mjs"], {
       cwd: ROOT,
       env,
@@ -146,10 +156,10 @@ describe("npm start on a fresh clone", () => {
     });
     const output = `${result.stdout}${result.stderr}`;
     expect(result.status).toBe(1);
-    expect(output).toContain('DATABASE_URL uses "postgres:"');
+    expect(output).toContain('DATABASE_URL uses "mysql:"');
     expect(output).not.toContain("s3cret-pw-123");
-    // Nothing was created: no data folder, and no "postgres:" folder beside package.json (a relative path once).
+    // Nothing was created: no data folder, and no "mysql:" folder beside package.json (a relative path once).
     expect(readdirSync(scratch)).toEqual([]);
-    expect(existsSync(path.join(ROOT, "postgres:"))).toBe(false);
+    expect(existsSync(path.join(ROOT, "mysql:"))).toBe(false);
   });
 });

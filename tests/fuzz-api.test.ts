@@ -156,6 +156,9 @@ async function arrange() {
 // ------------------------------------------------- what changed in the database
 
 const VOLATILE_COLUMNS = new Set(["lastUsedAt", "lastSeenAt"]);
+// Rate-limit counters: in the process's memory on SQLite, in this table on PostgreSQL
+// (prisma/postgresql/migrations/20261126110400_rate_limits); a refused request may count.
+const VOLATILE_TABLES = new Set(["RateLimit"]);
 
 /** Every table's rows (less columns that a read legitimately touches), as one string. */
 async function readSnapshot(): Promise<string> {
@@ -164,9 +167,9 @@ async function readSnapshot(): Promise<string> {
   if (database.store === "postgresql") {
     // One round trip: every table's rows as JSON, each in a stable order (a row's text
     // starts with its id), since an UPDATE moves a row within the heap.
-    const tables = await database.all<{ name: string }>(
-      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
-    );
+    const tables = (
+      await database.all<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+    ).filter(({ name }) => !VOLATILE_TABLES.has(name));
     const rows = await database.all<{ name: string; rows: Array<Record<string, unknown>> }>(
       tables
         .map(

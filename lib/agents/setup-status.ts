@@ -9,7 +9,7 @@ import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import { getGlobalSetupScript } from "@/lib/config/swarm-config";
 import type { SetupScriptResponse, SetupStatusBody } from "@/lib/contracts/worker";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { getWorkspaceFiles } from "@/lib/identity/workspace-files";
 import { composeSetupScript, setupScriptHash } from "@/lib/setup-script/compose";
@@ -35,6 +35,9 @@ export async function reportSetupStatus({
 }): Promise<{ ok: true }> {
   const output = input.output.length > OUTPUT_CHARS ? input.output.slice(-OUTPUT_CHARS) : input.output;
   const { isNewFailure, name } = await db.$transaction(async (tx) => {
+    // PostgreSQL: two reports of one agent (two worker processes, two instances) take
+    // turns on its row, so a new failure is noticed (and announced) once.
+    if (usesPostgres()) await tx.$queryRaw`SELECT "id" FROM "Agent" WHERE "id" = ${principal.agent.id} FOR UPDATE`;
     const agent = await tx.agent.findFirst({ where: { id: principal.agent.id, archivedAt: null } });
     if (!agent) throw notFound("Agent");
     const isNewFailure = input.status === "failed" && !(agent.setupStatus === "failed" && agent.setupHash === input.hash);

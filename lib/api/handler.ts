@@ -18,7 +18,7 @@ import { ApiError, errorOutcome, toApiError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { attachedBody } from "@/lib/http/read-body";
 import { assertJsonContentType, assertSameOrigin } from "@/lib/http/same-origin";
-import { findJsonProblem } from "@/lib/http/well-formed";
+import { findJsonProblem, hasLoneSurrogate, hasNul } from "@/lib/http/well-formed";
 
 type Params = Record<string, string>;
 type RouteContext = { params: Promise<Params> };
@@ -100,8 +100,21 @@ function tooLarge(limit: number) {
   return new ApiError("payload_too_large", `The request body is larger than ${limit} bytes`, { limit });
 }
 
+/**
+ * Text no record holds: a NUL (PostgreSQL text cannot store one, SQLite could) or a
+ * lone surrogate. Checked here so both stores answer alike, never with a driver's 500.
+ */
+const unstorable = (text: string) => hasNul(text) || hasLoneSurrogate(text);
+
 /** `jsonOnly`: the body must be declared JSON (a session-cookie request: see lib/http/same-origin.ts). */
 function tools(req: ApiRequest, params: Params, jsonOnly = false): RequestTools {
+  // A path naming something by unstorable text names nothing that exists.
+  for (const [name, value] of Object.entries(params)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item === "string" && unstorable(item))) {
+      throw new ApiError("not_found", `Nothing exists at this path (the ${name} has a character no record can hold)`);
+    }
+  }
   return {
     req,
     params,
@@ -119,7 +132,14 @@ function tools(req: ApiRequest, params: Params, jsonOnly = false): RequestTools 
       return schema.parse(json);
     },
     query(schema) {
-      return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
+      const entries = [...new URL(req.url).searchParams];
+      const bad = entries.find(([key, value]) => unstorable(key) || unstorable(value));
+      if (bad) {
+        throw new ApiError("validation_failed", "The request is not valid", [
+          { path: bad[0], message: "contains a NUL character or a lone UTF-16 surrogate" },
+        ]);
+      }
+      return schema.parse(Object.fromEntries(entries));
     },
   };
 }

@@ -2,11 +2,15 @@
 // lead's learnings), identity writes and proposals, and offered tasks. A runaway or
 // hijacked agent in a loop hits a 429 (rate_limited, with Retry-After) instead of
 // filling the database or the review queue. Counted in this process
-// (rate-limiter-flexible's memory store); the limits are per agent, per hour, and
-// can be changed through the environment.
+// (rate-limiter-flexible's memory store) on SQLite's one instance, in the database
+// on PostgreSQL ("RateLimit", prisma/postgresql/migrations/20261126110400_rate_limits),
+// so an agent's requests spread over several instances count once; the limits are
+// per agent, per hour, and can be changed through the environment.
 import "server-only";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { usesPostgres } from "@/lib/db";
 import { rateLimited } from "@/lib/errors";
+import { pgPool } from "@/lib/pg";
 
 export type WorkerQuota = "memories" | "proposals" | "offered_tasks";
 
@@ -23,17 +27,27 @@ const LIMITS: Record<WorkerQuota, { limit: number; what: string }> = {
   offered_tasks: { limit: perHour("SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR", 60), what: "tasks offered" },
 };
 
-const limiters = Object.fromEntries(
-  Object.entries(LIMITS).map(([quota, { limit }]) => [
-    quota,
-    new RateLimiterMemory({ keyPrefix: `worker-${quota}`, points: limit, duration: PERIOD_SECONDS }),
-  ]),
-) as Record<WorkerQuota, RateLimiterMemory>;
+let limiters: Record<WorkerQuota, RateLimiterAbstract> | undefined;
+
+function limiter(quota: WorkerQuota): RateLimiterAbstract {
+  limiters ??= Object.fromEntries(
+    Object.entries(LIMITS).map(([name, { limit }]) => {
+      const options = { keyPrefix: `worker-${name}`, points: limit, duration: PERIOD_SECONDS };
+      return [
+        name,
+        usesPostgres()
+          ? new RateLimiterPostgres({ ...options, storeClient: pgPool(), storeType: "pool", tableName: "RateLimit", tableCreated: true })
+          : new RateLimiterMemory(options),
+      ];
+    }),
+  ) as unknown as Record<WorkerQuota, RateLimiterAbstract>;
+  return limiters[quota];
+}
 
 /** Counts one more for this agent, or throws 429 when the agent is at its limit for the period. */
 export async function chargeWorkerQuota(quota: WorkerQuota, agentId: string): Promise<void> {
   try {
-    await limiters[quota].consume(agentId);
+    await limiter(quota).consume(agentId);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     const { limit, what } = LIMITS[quota];

@@ -72,8 +72,11 @@ export const listMemoriesQuerySchema = z.object({
   source: memorySourceSchema.optional(),
   q: z.string().trim().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** The last id of the previous page (lists run newest first). */
-  cursor: z.coerce.number().int().min(1).optional(),
+  /**
+   * The last id of the previous page (lists run newest first). Ids are 32-bit on
+   * PostgreSQL (SERIAL): a larger cursor is refused on both stores alike.
+   */
+  cursor: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
 });
 
 const operatorMemorySchema = z.strictObject({

@@ -9,6 +9,15 @@ describe("JSON a handler never sees", () => {
     expect(findJsonProblem(JSON.parse('"\\ud83d"'))?.path).toBe("");
   });
 
+  it("names the field holding a NUL character (PostgreSQL text cannot store one), in values and in keys", () => {
+    expect(findJsonProblem(JSON.parse('{"content":"a\\u0000b"}'))).toMatchObject({
+      path: "content",
+      message: expect.stringContaining("NUL"),
+    });
+    expect(findJsonProblem(JSON.parse('{"items":[{"name":"\\u0000"}]}'))?.path).toBe("items.0.name");
+    expect(findJsonProblem(JSON.parse('{"a\\u0000":1}'))?.message).toContain("key");
+  });
+
   it("accepts proper pairs (emoji), other text and non-strings", () => {
     expect(findJsonProblem({ name: "deploy 🚀 ünïcödé", n: 3, ok: true, none: null, list: ["日本"] })).toBeNull();
     expect(findJsonProblem(JSON.parse('"\\ud83d\\ude80"'))).toBeNull();

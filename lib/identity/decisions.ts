@@ -3,7 +3,7 @@
 // (those since its previous task) and for `swarm identity proposals` (the latest).
 import "server-only";
 import { type AgentDecision, IDENTITY_FILE_NAMES, type IdentityKind, type ProposalDto } from "@/lib/contracts/identity";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 
 /** What a decision is: the agent's own proposals that an operator (or its profile) settled. */
 const DECIDED = ["approved", "rejected", "refused"];
@@ -59,7 +59,12 @@ function toDecision(row: Row): AgentDecision {
 
 /** The agent's latest proposals, open ones included, newest first. */
 export async function listAgentProposals({ agentId, limit = 50 }: { agentId: string; limit?: number }): Promise<AgentDecision[]> {
-  const rows = await db.identityProposal.findMany({ where: { agentId }, select, orderBy: { createdAt: "desc" }, take: limit });
+  const rows = await db.identityProposal.findMany({
+    where: { agentId },
+    select,
+    orderBy: usesPostgres() ? [{ createdAt: "desc" }, { id: "desc" }] : { createdAt: "desc" },
+    take: limit,
+  });
   return rows.map(toDecision);
 }
 
@@ -85,7 +90,8 @@ export async function decisionsSincePreviousTask({
   const rows = await db.identityProposal.findMany({
     where: { agentId, status: { in: DECIDED }, ...(previous?.claimedAt ? { decidedAt: { gt: previous.claimedAt } } : {}) },
     select,
-    orderBy: { decidedAt: "desc" },
+    // PostgreSQL: NULLs last as SQLite sorts them descending, ids break ties.
+    orderBy: usesPostgres() ? [{ decidedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }] : { decidedAt: "desc" },
     take: limit,
   });
   return rows.reverse().map(toDecision);

@@ -16,7 +16,16 @@ import { ApiError, notFound } from "@/lib/errors";
 import type { IdentityProposal, IdentityVersion } from "@/lib/generated/prisma/client";
 import { retireBootstrapIfDone } from "./bootstrap";
 import { mergeThreeWay } from "./merge";
-import { type Author, appendVersion, assertIdentitySize, checkBase, type FileWithCurrent, isLive, liveContent } from "./versions";
+import {
+  type Author,
+  appendVersion,
+  assertIdentitySize,
+  checkBase,
+  type FileWithCurrent,
+  isLive,
+  liveContent,
+  lockAgentIdentity,
+} from "./versions";
 
 const OPEN = ["pending", "conflict"];
 
@@ -140,6 +149,10 @@ function toDto(row: ProposalRow, labels: Map<string, string>): ProposalDto {
   };
 }
 
+/** By creation; on PostgreSQL ids break ties in the order SQLite returns them (insertion order). */
+const reviewOrder = (direction: "asc" | "desc") =>
+  usesPostgres() ? [{ createdAt: direction }, { id: direction }] : { createdAt: direction };
+
 export async function listProposals({ status, agentId, limit }: { status?: string; agentId?: string; limit: number }) {
   const where = { ...(status ? { status } : {}), ...(agentId ? { agentId } : {}) };
   const [rows, total] = await Promise.all([
@@ -147,7 +160,7 @@ export async function listProposals({ status, agentId, limit }: { status?: strin
     db.identityProposal.findMany({
       where,
       include,
-      orderBy: status === "pending" || status === "conflict" ? { createdAt: "asc" } : { createdAt: "desc" },
+      orderBy: reviewOrder(status === "pending" || status === "conflict" ? "asc" : "desc"),
       take: limit,
     }),
     db.identityProposal.count({ where }),
@@ -179,15 +192,16 @@ export async function getProposal({ id }: { id: string }): Promise<ProposalDetai
 }
 
 /**
- * On PostgreSQL, locks the proposal's file and then the proposal (FOR UPDATE) until
- * the transaction ends, so one decision at a time sees the proposal open and the
- * file's current version; every writer of a file takes the file's lock first
- * (ensureFile in versions.ts), so the order is always file, then proposal. SQLite
- * runs one write transaction at a time already.
+ * On PostgreSQL, takes the proposal's agent's identity lock (lockAgentIdentity in
+ * versions.ts, which every identity write takes first) and then the proposal's row,
+ * so one decision at a time sees the proposal open and the file's current version.
+ * SQLite runs one write transaction at a time already.
  */
 async function lockProposal(tx: Tx, id: string): Promise<void> {
   if (!usesPostgres()) return;
-  await tx.$queryRaw`SELECT f."id" FROM "IdentityFile" f JOIN "IdentityProposal" p ON p."fileId" = f."id" WHERE p."id" = ${id} FOR UPDATE OF f`;
+  const proposal = await tx.identityProposal.findUnique({ where: { id }, select: { agentId: true } });
+  if (!proposal) return;
+  await lockAgentIdentity(tx, proposal.agentId);
   await tx.$queryRaw`SELECT "id" FROM "IdentityProposal" WHERE "id" = ${id} FOR UPDATE`;
 }
 

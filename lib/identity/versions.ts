@@ -41,18 +41,32 @@ export function liveContent(file: FileWithCurrent): string {
 }
 
 /**
- * The agent's file of `kind` (created when missing), with its current version.
- * On PostgreSQL the file row stays locked (FOR UPDATE) until the transaction ends:
- * writers of one file take turns, so each reads the version the previous one
- * committed (number = previous + 1, checks against the current version). SQLite
- * runs one write transaction at a time already.
+ * On PostgreSQL, makes the identity writes of one agent take turns across the
+ * cluster until this transaction ends (an advisory lock per agent; taking it again
+ * in the same transaction returns at once). Every identity transaction takes it
+ * before its first audit append: appendAudit holds the audit chain's lock until
+ * commit, so a transaction that waited for an identity lock while holding that one
+ * could deadlock with a writer waiting for the audit lock. One lock per agent (not
+ * per file) lets a transaction go on to the agent's other files (re-bootstrap,
+ * retiring BOOTSTRAP.md) after its audit without waiting. SQLite runs one write
+ * transaction at a time already.
+ */
+export async function lockAgentIdentity(tx: Tx, agentId: string): Promise<void> {
+  if (usesPostgres()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('swarmdeck:identity'), hashtext(${agentId}))`;
+}
+
+/**
+ * The agent's file of `kind` (created when missing), with its current version. On
+ * PostgreSQL under the agent's identity lock (lockAgentIdentity), so each writer
+ * reads the version the previous one committed (number = previous + 1, checks
+ * against the current version).
  */
 export async function ensureFile(tx: Tx, agentId: string, kind: IdentityKind): Promise<FileWithCurrent> {
   if (usesPostgres()) {
+    await lockAgentIdentity(tx, agentId);
     await tx.$executeRaw`INSERT INTO "IdentityFile" ("id", "agentId", "kind", "updatedAt")
       VALUES (${`c${Date.now().toString(36)}${randomBytes(8).toString("hex")}`}, ${agentId}, ${kind}, now())
       ON CONFLICT ("agentId", "kind") DO NOTHING`;
-    await tx.$queryRaw`SELECT "id" FROM "IdentityFile" WHERE "agentId" = ${agentId} AND "kind" = ${kind} FOR UPDATE`;
     return tx.identityFile.findUniqueOrThrow({ where: { agentId_kind: { agentId, kind } }, include: { currentVersion: true } });
   }
   return tx.identityFile.upsert({

@@ -9,7 +9,7 @@ import { appendAudit, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { hashPassword } from "@/lib/auth/passwords";
 import { hashToken, tokenDisplayPrefix } from "@/lib/auth/secrets";
 import { dataDir } from "@/lib/config/database-url";
-import { db } from "@/lib/db";
+import { db, type Tx, usesPostgres } from "@/lib/db";
 import type { Env } from "@/lib/env";
 
 export const DEFAULT_ADMIN_EMAIL = "admin@swarmdeck.local";
@@ -20,16 +20,31 @@ export type SeedReport = {
   adminToken?: "created" | "present";
 };
 
+/**
+ * On PostgreSQL, several instances may start at once on one empty database: each
+ * seeding transaction first takes a cluster-wide lock and looks again, so exactly
+ * one of them creates the admin and its token. SQLite has one instance.
+ */
+async function seedLock(tx: Tx): Promise<void> {
+  if (usesPostgres()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('swarmdeck:seed'))`;
+}
+
+async function adminNeeded(client: Tx | typeof db, env: Env, email: string): Promise<boolean> {
+  const anyUser = await client.user.findFirst({ select: { id: true } });
+  const named = await client.user.findUnique({ where: { email }, select: { id: true } });
+  // First start, or a new admin named by the environment.
+  return !(named || (anyUser && !env.SWARMDECK_ADMIN_EMAIL));
+}
+
 async function seedAdmin(env: Env, report: SeedReport) {
   const email = (env.SWARMDECK_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL).toLowerCase();
-  const anyUser = await db.user.findFirst({ select: { id: true } });
-  const named = await db.user.findUnique({ where: { email }, select: { id: true } });
-  // First start, or a new admin named by the environment.
-  if (named || (anyUser && !env.SWARMDECK_ADMIN_EMAIL)) return;
+  if (!(await adminNeeded(db, env, email))) return;
   const generated = !env.SWARMDECK_ADMIN_PASSWORD;
   const password = env.SWARMDECK_ADMIN_PASSWORD ?? randomBytes(12).toString("base64url");
   const passwordHash = await hashPassword(password);
-  await db.$transaction(async (tx) => {
+  const created = await db.$transaction(async (tx) => {
+    await seedLock(tx);
+    if (usesPostgres() && !(await adminNeeded(tx, env, email))) return false;
     const user = await tx.user.create({ data: { email, name: "Admin", role: "admin", passwordHash } });
     await appendAudit(tx, {
       actor: SYSTEM_ACTOR,
@@ -38,7 +53,9 @@ async function seedAdmin(env: Env, report: SeedReport) {
       targetId: user.id,
       data: { email, role: "admin" },
     });
+    return true;
   });
+  if (!created) return;
   if (generated) {
     const file = path.join(dataDir(), ADMIN_PASSWORD_FILE);
     writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
@@ -58,7 +75,9 @@ async function seedAdminToken(env: Env, report: SeedReport) {
   }
   const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { createdAt: "asc" } });
   if (!admin) throw new Error("SWARMDECK_ADMIN_TOKEN is set but there is no admin to own it");
-  await db.$transaction(async (tx) => {
+  const created = await db.$transaction(async (tx) => {
+    await seedLock(tx);
+    if (usesPostgres() && (await tx.apiToken.findUnique({ where: { tokenHash }, select: { id: true } }))) return false;
     const token = await tx.apiToken.create({
       data: { userId: admin.id, name: "SWARMDECK_ADMIN_TOKEN", tokenHash, prefix: tokenDisplayPrefix(env.SWARMDECK_ADMIN_TOKEN ?? "") },
     });
@@ -69,8 +88,9 @@ async function seedAdminToken(env: Env, report: SeedReport) {
       targetId: token.id,
       data: { name: token.name, userId: admin.id },
     });
+    return true;
   });
-  report.adminToken = "created";
+  report.adminToken = created ? "created" : "present";
 }
 
 export async function seedDatabase(env: Env): Promise<SeedReport> {

@@ -4,7 +4,7 @@ import "server-only";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import { generateToken, hashToken, tokenDisplayPrefix } from "@/lib/auth/secrets";
 import { type ApiTokenDto, OPERATOR_TOKEN_PREFIX } from "@/lib/contracts/tokens";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { ApiToken, User } from "@/lib/generated/prisma/client";
 import { toTokenDto } from "./worker-tokens";
@@ -16,7 +16,11 @@ function toApiTokenDto(row: ApiToken & { user: Pick<User, "id" | "email" | "role
 const ownerSelect = { select: { id: true, email: true, role: true } } as const;
 
 export async function listApiTokens(): Promise<ApiTokenDto[]> {
-  const rows = await db.apiToken.findMany({ include: { user: ownerSelect }, orderBy: { createdAt: "desc" } });
+  const rows = await db.apiToken.findMany({
+    include: { user: ownerSelect },
+    // PostgreSQL: ids break ties in the order SQLite returns them (insertion order).
+    orderBy: usesPostgres() ? [{ createdAt: "desc" }, { id: "desc" }] : { createdAt: "desc" },
+  });
   return rows.map(toApiTokenDto);
 }
 

@@ -5,7 +5,7 @@ import { findAgent } from "@/lib/agents/agents";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import { generateToken, hashToken, tokenDisplayPrefix } from "@/lib/auth/secrets";
 import { type CreatedTokenDto, type TokenDto, WORKER_TOKEN_PREFIX } from "@/lib/contracts/tokens";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { WorkerToken } from "@/lib/generated/prisma/client";
 
@@ -22,7 +22,11 @@ export function toTokenDto(row: Pick<WorkerToken, "id" | "name" | "prefix" | "la
 
 export async function listWorkerTokens({ agentId }: { agentId: string }): Promise<TokenDto[]> {
   await findAgent({ id: agentId });
-  const rows = await db.workerToken.findMany({ where: { agentId }, orderBy: { createdAt: "desc" } });
+  const rows = await db.workerToken.findMany({
+    where: { agentId },
+    // PostgreSQL: ids break ties in the order SQLite returns them (insertion order).
+    orderBy: usesPostgres() ? [{ createdAt: "desc" }, { id: "desc" }] : { createdAt: "desc" },
+  });
   return rows.map(toTokenDto);
 }
 

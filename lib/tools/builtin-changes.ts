@@ -7,7 +7,7 @@ import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import type { SecurityProfile } from "@/lib/contracts/common";
 import type { BuiltinChangeDto, BuiltinOverride, WorkerBuiltinChangeBody } from "@/lib/contracts/tools";
 import { isBuiltinToolName } from "@/lib/contracts/tools";
-import { db } from "@/lib/db";
+import { db, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { BuiltinToolChange } from "@/lib/generated/prisma/client";
 import { BUILTIN_TOOLS } from "../../worker/mcp/builtin-tools";
@@ -16,6 +16,9 @@ import { builtinFilePath, ensureBuiltinRepo } from "./builtin-repo";
 import { compileTool } from "./sandbox/compile";
 import { runInSandbox, type ToolMeta } from "./sandbox/sandbox";
 import { stageChange } from "./staging";
+
+/** Newest first; on PostgreSQL ids break ties in the order SQLite returns them (insertion order). */
+const newestFirst = () => (usesPostgres() ? [{ createdAt: "desc" as const }, { id: "desc" as const }] : { createdAt: "desc" as const });
 
 type AgentRef = { id: string; name: string; securityProfile: SecurityProfile };
 
@@ -261,7 +264,7 @@ export function toBuiltinChangeDto(row: BuiltinToolChange): BuiltinChangeDto {
 
 /** The agent's built-ins as it changed them: the latest merged change of each. */
 export async function listBuiltinOverrides({ agentId }: { agentId: string }): Promise<BuiltinOverride[]> {
-  const rows = await db.builtinToolChange.findMany({ where: { agentId, status: "merged" }, orderBy: { createdAt: "desc" } });
+  const rows = await db.builtinToolChange.findMany({ where: { agentId, status: "merged" }, orderBy: newestFirst() });
   const seen = new Set<string>();
   return rows.flatMap((row) => {
     if (seen.has(row.toolName)) return [];
@@ -279,6 +282,6 @@ export async function listBuiltinOverrides({ agentId }: { agentId: string }): Pr
 }
 
 export async function listBuiltinChanges({ agentId }: { agentId: string }): Promise<BuiltinChangeDto[]> {
-  const rows = await db.builtinToolChange.findMany({ where: { agentId }, orderBy: { createdAt: "desc" }, take: 200 });
+  const rows = await db.builtinToolChange.findMany({ where: { agentId }, orderBy: newestFirst(), take: 200 });
   return rows.map(toBuiltinChangeDto);
 }

@@ -5,7 +5,7 @@ import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import { endUserSessions } from "@/lib/auth/operator-sessions";
 import { hashPassword } from "@/lib/auth/passwords";
 import type { CreateUserBody, UpdateUserBody, UserDto } from "@/lib/contracts/users";
-import { db, type Tx } from "@/lib/db";
+import { db, type Tx, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { User } from "@/lib/generated/prisma/client";
 
@@ -22,7 +22,7 @@ export function toUserDto(user: User): UserDto {
 }
 
 export async function listUsers(): Promise<UserDto[]> {
-  const users = await db.user.findMany({ orderBy: { createdAt: "asc" } });
+  const users = await db.user.findMany({ orderBy: usesPostgres() ? [{ createdAt: "asc" }, { id: "asc" }] : { createdAt: "asc" } });
   return users.map(toUserDto);
 }
 
@@ -47,6 +47,9 @@ export async function createUser({ input, actor }: { input: CreateUserBody; acto
 }
 
 async function assertAnotherActiveAdmin(tx: Tx, userId: string) {
+  // On PostgreSQL two instances could each see the other admin and demote both: this
+  // check takes turns across the cluster until the transaction ends (SQLite has one writer).
+  if (usesPostgres()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('swarmdeck:last-admin'))`;
   const others = await tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: userId } } });
   if (others === 0) {
     throw new ApiError("conflict", "This is the last active admin: make another user admin first", { reason: "last_admin" });
