@@ -101,6 +101,12 @@ describe("NUL characters (PostgreSQL text cannot hold them; refused on both stor
     expectErrorShape(await admin().get("/api/v1/agents/abc%00def"), 404, "not_found");
     expectErrorShape(await admin().get("/api/v1/proposals/%00"), 404, "not_found");
   });
+
+  it("a memory id past the 32-bit ids both stores use: 404, not a database error", async () => {
+    for (const id of ["2147483648", "99999999999", "999999999999999"]) {
+      expectErrorShape(await admin().get(`/api/v1/memories/${id}`), 404, "not_found");
+    }
+  });
 });
 
 describe("malformed percent-escapes in path ids", () => {

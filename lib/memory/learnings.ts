@@ -16,7 +16,7 @@ import { db, type Tx } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { createProposal } from "@/lib/identity/proposals";
 import { decideWrite } from "@/lib/identity/rules";
-import { type Author, appendVersion, ensureFile, liveContent } from "@/lib/identity/versions";
+import { type Author, appendVersion, ensureFile, liveContent, lockAgentIdentity } from "@/lib/identity/versions";
 import { withFeedbackLine } from "./claude-feedback";
 import { activeEmbedder } from "./embedders";
 import { afterStore, contentHash } from "./memory-store";
@@ -89,6 +89,9 @@ export async function injectLearning(args: {
       ? await tx.agent.findUnique({ where: { id: input.targetAgentId }, select: { id: true, archivedAt: true, securityProfile: true } })
       : null;
     if (input.targetAgentId && (!target || target.archivedAt)) throw new ApiError("not_found", "The target agent was not found");
+    // PostgreSQL: the agent's identity lock before this transaction's audit append, as
+    // every identity write takes them (lib/identity/versions.ts), so the two never wait crosswise.
+    if (target) await lockAgentIdentity(tx, target.id);
     const memory = await tx.memory.create({
       data: {
         scope,

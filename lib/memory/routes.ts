@@ -77,6 +77,7 @@ export function toWire(result: SearchResult) {
 
 export function parseMemoryId(raw: string | undefined): number {
   const id = Number(raw);
-  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new ApiError("not_found", "Memory not found");
+  // Memory ids are 32-bit integers on both stores: a larger one names no memory.
+  if (!raw || !/^\d{1,10}$/.test(raw) || id < 1 || id > 2 ** 31 - 1) throw new ApiError("not_found", "Memory not found");
   return id;
 }
