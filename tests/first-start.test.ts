@@ -19,6 +19,8 @@ const running: ChildProcess[] = [];
 // On the PostgreSQL store (SWARMDECK_TEST_STORE) both starts share one new, empty database.
 const postgres = testStore() === "postgresql" ? createPostgresDatabase() : undefined;
 
+const SHARED_SECRETS = { NEXTAUTH_SECRET: "a".repeat(43), SWARMDECK_ENCRYPTION_KEY: "b".repeat(43) };
+
 type Started = { baseUrl: string; output: () => string; stop: () => Promise<void> };
 
 async function npmStart(): Promise<Started> {
@@ -31,11 +33,14 @@ async function npmStart(): Promise<Started> {
     "SWARMDECK_ADMIN_EMAIL",
     "SWARMDECK_ADMIN_PASSWORD",
     "SWARMDECK_ADMIN_TOKEN",
+    "SWARMDECK_ENCRYPTION_KEY",
   ]) {
     delete env[name];
   }
   // Same database location rule as a clone's default (data/swarmdeck.db), inside this test's folder.
   env.DATABASE_URL = postgres ? (await postgres).url : `file:${path.join(dataDir, "swarmdeck.db")}`;
+  // PostgreSQL: the secrets every instance shares come from the environment (lib/env.ts).
+  if (postgres) Object.assign(env, SHARED_SECRETS);
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     env,
@@ -110,9 +115,11 @@ describe("npm start on a fresh clone", () => {
     const passwordFile = path.join(dataDir, "admin-password.txt");
     expect(readFileSync(passwordFile, "utf8")).toContain(printed);
     expect(mode(passwordFile)).toBe(0o600);
-    expect(mode(path.join(dataDir, "auth-secret"))).toBe(0o600);
     expect(mode(dataDir)).toBe(0o700);
-    const secret = readFileSync(path.join(dataDir, "auth-secret"), "utf8");
+    // SQLite: the session key is generated and kept privately; PostgreSQL: it is the shared one given.
+    if (postgres) expect(existsSync(path.join(dataDir, "auth-secret"))).toBe(false);
+    else expect(mode(path.join(dataDir, "auth-secret"))).toBe(0o600);
+    const secret = postgres ? SHARED_SECRETS.NEXTAUTH_SECRET : readFileSync(path.join(dataDir, "auth-secret"), "utf8");
 
     const cookie = await sessionCookie("admin@swarmdeck.local", printed, first.baseUrl);
     const agents = await fetch(`${first.baseUrl}/api/v1/agents`, { headers: { cookie } });
@@ -136,13 +143,25 @@ describe("npm start on a fresh clone", () => {
       // Every migration is recorded as applied: the restart does not start Prisma's CLI at all.
       expect(second.output()).not.toContain("Prisma schema loaded");
     }
-    expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(secret);
+    if (!postgres) expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(secret);
     const again = await sessionCookie("admin@swarmdeck.local", printed, second.baseUrl);
     const list = await fetch(`${second.baseUrl}/api/v1/agents`, { headers: { cookie: again } });
     const names = ((await list.json()) as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name);
     expect(names).toContain("kept-across-restarts");
     await second.stop();
   }, 240_000);
+
+  it("stops a PostgreSQL start that lacks the secrets every instance must share, naming both and no password", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SWARMDECK_DATA_DIR: path.join(base, "no-secrets") };
+    for (const name of ["NEXTAUTH_SECRET", "SWARMDECK_ENCRYPTION_KEY"]) delete env[name];
+    env.DATABASE_URL = "postgresql://swarm:pw-never-printed@127.0.0.1:5432/swarmdeck";
+    const result = spawnSync(process.execPath, ["scripts/start.mjs"], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+    expect(result.status).not.toBe(0);
+    const output = `${result.stdout}${result.stderr}`;
+    expect(output).toContain("NEXTAUTH_SECRET: required with a PostgreSQL DATABASE_URL");
+    expect(output).toContain("SWARMDECK_ENCRYPTION_KEY: required with a PostgreSQL DATABASE_URL");
+    expect(output).not.toContain("pw-never-printed");
+  }, 120_000);
 
   it("stops at once with a clear message on a database URL it cannot serve, creating nothing and printing no password", () => {
     const scratch = mkdtempSync(path.join(base, "refused-"));
