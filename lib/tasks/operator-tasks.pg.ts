@@ -21,6 +21,7 @@ import {
 import { ApiError, notFound } from "@/lib/errors";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
+import { eventActor, keptRunEvent } from "./operator-tasks";
 import { finishTaskPg } from "./task-finish.pg";
 import { type EventRow, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
 import {
@@ -97,10 +98,6 @@ async function activeAgent(sql: Sql, agentId: string): Promise<{ id: string; nam
   );
   if (!agent) throw notFound("Agent");
   return agent;
-}
-
-function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
 }
 
 export async function createTaskPg({
@@ -302,26 +299,7 @@ export async function patchTaskPg({ id, input, actor }: { id: string; input: Pat
         const home = await homeOfPg(sql, task);
         const target =
           home.status === "pending" ? await sql.get<{ name: string }>(`SELECT "name" FROM "Agent" WHERE "id" = $1`, [home.agentId]) : null;
-        await insertTaskEventPg(sql, {
-          taskId: task.id,
-          type: "attempt",
-          fromStatus: task.status,
-          toStatus: task.status,
-          message: `Run kept under Earlier runs before the retry (it ended ${task.status})`,
-          data: {
-            status: task.status,
-            agentId: task.agentId ?? task.lastAgentId,
-            agentName: task.agentName,
-            attempts: task.attempts,
-            claimedAt: task.claimedAt === null ? null : new Date(task.claimedAt).toISOString(),
-            finishedAt: task.finishedAt === null ? null : new Date(task.finishedAt).toISOString(),
-            output: task.output,
-            summary: task.summary,
-            failureReason: task.failureReason,
-          },
-          actor: eventActor(actor),
-          at: now,
-        });
+        await insertTaskEventPg(sql, keptRunEvent(task, actor, now));
         await moveTask(sql, task, home, {
           type: "status",
           message: target ? `Retried: waiting for ${target.name} again` : "Retried: back in the pool",

@@ -116,8 +116,32 @@ function activeAgent(sqlite: Database.Database, agentId: string): { id: string; 
   return agent;
 }
 
-function eventActor(actor: Actor) {
+export function eventActor(actor: Actor) {
   return { type: actor.type, id: actor.id };
+}
+
+/** The run that ended, kept on the timeline before a retry clears the task's own fields (both stores). */
+export function keptRunEvent(task: TaskRow, actor: Actor, now: number) {
+  return {
+    taskId: task.id,
+    type: "attempt",
+    fromStatus: task.status,
+    toStatus: task.status,
+    message: `Run kept under Earlier runs before the retry (it ended ${task.status})`,
+    data: {
+      status: task.status,
+      agentId: task.agentId ?? task.lastAgentId,
+      agentName: task.agentName,
+      attempts: task.attempts,
+      claimedAt: task.claimedAt === null ? null : new Date(task.claimedAt).toISOString(),
+      finishedAt: task.finishedAt === null ? null : new Date(task.finishedAt).toISOString(),
+      output: task.output,
+      summary: task.summary,
+      failureReason: task.failureReason,
+    },
+    actor: eventActor(actor),
+    at: now,
+  };
 }
 
 /** With an agent: pending for it. Without: unassigned, in the pool. */
@@ -326,26 +350,7 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
         const target =
           home.status === "pending" ? (prepare(sqlite, "SELECT name FROM Agent WHERE id = ?").get(home.agentId) as { name: string }) : null;
         // The run that ended is kept on the timeline before the retry clears the task's own fields.
-        insertTaskEvent(sqlite, {
-          taskId: task.id,
-          type: "attempt",
-          fromStatus: task.status,
-          toStatus: task.status,
-          message: `Run kept under Earlier runs before the retry (it ended ${task.status})`,
-          data: {
-            status: task.status,
-            agentId: task.agentId ?? task.lastAgentId,
-            agentName: task.agentName,
-            attempts: task.attempts,
-            claimedAt: task.claimedAt === null ? null : new Date(task.claimedAt).toISOString(),
-            finishedAt: task.finishedAt === null ? null : new Date(task.finishedAt).toISOString(),
-            output: task.output,
-            summary: task.summary,
-            failureReason: task.failureReason,
-          },
-          actor: eventActor(actor),
-          at: now,
-        });
+        insertTaskEvent(sqlite, keptRunEvent(task, actor, now));
         moveTask(sqlite, task, home, {
           type: "status",
           message: target ? `Retried: waiting for ${target.name} again` : "Retried: back in the pool",
