@@ -1,5 +1,6 @@
 // Group commit in writeTransaction: calls made together share one COMMIT, yet
 // each commits or rolls back on its own, in order, and is durable when it resolves.
+// And Prisma's interactive transactions stay whole beside another process writing.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -62,5 +63,33 @@ describe("writeTransaction", () => {
   it("is committed by the time a lone call resolves", async () => {
     await db.writeTransaction(insert("alone"));
     expect(committedTexts()).toContain("alone");
+  });
+});
+
+describe("Prisma's interactive transactions", () => {
+  it("read and then write whole while another process writes to the same file", async () => {
+    // Another process (a second instance, a seed or copy script); told busy at once instead of waiting,
+    // since here it shares this test's thread.
+    const other = new Database(file);
+    other.pragma("busy_timeout = 0");
+    const otherWrite = () => other.prepare("INSERT INTO note (text) VALUES ('from another process')").run();
+    let otherWroteFirst = false;
+    try {
+      await db.db.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe("SELECT COUNT(*) AS n FROM note");
+        try {
+          otherWrite();
+          otherWroteFirst = true;
+        } catch (error) {
+          expect((error as { code?: string }).code).toBe("SQLITE_BUSY");
+        }
+        await tx.$executeRawUnsafe("INSERT INTO note (text) VALUES ('read, then written')");
+      });
+      // The other process's turn comes after the commit.
+      if (!otherWroteFirst) otherWrite();
+    } finally {
+      other.close();
+    }
+    expect(committedTexts()).toEqual(expect.arrayContaining(["read, then written", "from another process"]));
   });
 });

@@ -68,6 +68,17 @@ function createShared(): Shared {
     // The checkpoints themselves run on a thread of their own (lib/db-checkpointer.ts).
     if (process.env.SWARMDECK_WAL_CHECKPOINTER !== "off") startWalCheckpointer(file);
 
+    // Prisma's adapter opens an interactive transaction ($transaction(async (tx) => …))
+    // with a plain BEGIN, a deferred one: when it reads and then writes while another
+    // process (a second instance, a seed or copy script) committed in between, the
+    // upgrade to a write fails at once with SQLITE_BUSY_SNAPSHOT, which busy_timeout
+    // does not cover, and the request answers 500. Its BEGIN becomes BEGIN IMMEDIATE,
+    // as in writeTransaction below: the transaction waits for the write lock first.
+    // (better-sqlite3's own transaction() helper prepares its statements natively
+    // and is not affected.)
+    const prepare = client.prepare.bind(client);
+    client.prepare = ((source: string) => prepare(source === "BEGIN" ? "BEGIN IMMEDIATE" : source)) as typeof client.prepare;
+
     withClient.queryRaw = locked(lock, raw.queryRaw.bind(raw));
     withClient.executeRaw = locked(lock, raw.executeRaw.bind(raw));
     withClient.executeScript = locked(lock, raw.executeScript.bind(raw));
