@@ -65,6 +65,7 @@ describe("two app instances on one database", () => {
   });
 
   it("wakes a poll waiting on one instance for a task created through the other", async () => {
+    await drainPool();
     const { agent, token } = await agentWithWorker();
     // Nothing for it yet.
     expect((await pollOnSecond(token, 0)).status).toBe(204);
