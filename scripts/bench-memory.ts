@@ -1,11 +1,15 @@
 // npm run bench:memory: memory at scale as agents feel it, over HTTP against the
-// server `npm start` runs (the real launcher, on a fresh SQLite file, with a fake
-// OpenAI-compatible embedder in this process).
+// server `npm start` runs (the real launcher, on a fresh SQLite file or a fresh
+// PostgreSQL database, with a fake OpenAI-compatible embedder in this process).
 //
 // The corpus is long-tailed (tests/support/zipf-corpus.ts: a 5,000-word
 // vocabulary with a Zipf skew) and queries are three words of a stored memory, so
 // their words are common ones. It is written straight into SQLite with its
 // embeddings before the start (not an ingest figure; writes are measured apart).
+// On PostgreSQL (--store postgresql: a new database on TEST_DATABASE_URL's server,
+// default postgresql://postgres@127.0.0.1:5432/postgres, dropped after) with
+// --instances N, N app instances serve the one database: searches and writes go
+// to each in turn, and server CPU counts the instances and PostgreSQL's backends.
 // Then, with an embedding provider and again without one (keyword only):
 //   - search on the agent's path (POST /api/worker/memories/search, a worker
 //     token, default mode) and the operator's, with plain fetch and with the
@@ -19,7 +23,8 @@
 // --queries Q (default 100), --writes W (single writes per run, default 4000,
 // after 1,000 unmeasured ones to warm the path up),
 // --index (also the vector index alone, in process: build, latency, and how often
-// the exact top 10 are within its best 300 estimates, which search re-ranks exactly).
+// the exact top 10 are within its best 300 estimates, which search re-ranks exactly),
+// --store sqlite|postgresql (default sqlite), --instances N (PostgreSQL only, default 1).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -27,8 +32,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
+import { createPostgresDatabase } from "../tests/support/test-db";
 import { freePort } from "../tests/support/test-server";
 import { rng, zipfCorpus } from "../tests/support/zipf-corpus";
 import { keepAliveClient, type Reply } from "./bench-http";
@@ -41,8 +48,16 @@ const { values } = parseArgs({
     queries: { type: "string", default: process.env.BENCH_QUERIES ?? "100" },
     writes: { type: "string", default: "4000" },
     index: { type: "boolean", default: false },
+    store: { type: "string", default: "sqlite" },
+    instances: { type: "string", default: "1" },
   },
 });
+const STORE = values.store === "postgresql" ? "postgresql" : "sqlite";
+if (values.store !== STORE) throw new Error(`--store ${values.store}: sqlite or postgresql`);
+const INSTANCES = Number(values.instances);
+if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || (STORE === "sqlite" && INSTANCES > 1)) {
+  throw new Error("--instances N: a whole number from 1, above 1 only with --store postgresql");
+}
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TOTAL = values["1m"] ? 1_000_000 : Number(values.memories);
 const QUERIES = Number(values.queries);
@@ -54,7 +69,6 @@ const WRITERS = 16;
 const corpus = zipfCorpus();
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-bench-"));
-const dbFile = path.join(dataDir, "bench.db");
 const adminToken = `sdo_bench_${randomBytes(24).toString("base64url")}`;
 
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -65,42 +79,105 @@ const percentile = (values: number[], p: number) => {
 const fmt = (n: number) => n.toFixed(1);
 const latency = (values: number[]) => `p50 ${fmt(percentile(values, 50))} ms  p95 ${fmt(percentile(values, 95))} ms`;
 
-/** Agent-scope memories spread over 20 agents, every fifth one swarm-scope, all embedded. */
-function seedDirect() {
-  const db = new Database(dbFile);
-  const started = performance.now();
-  const now = Date.now();
-  db.transaction(() => {
-    const agent = db.prepare("INSERT INTO Agent (id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)");
-    for (let i = 0; i < AGENTS; i++) agent.run(`benchagent${i}`, `bench-${i}`, now, now);
-    const insert = db.prepare(
-      `INSERT INTO Memory (scope, agentId, name, content, source, embedding, embeddingModel, embeddingDims, embeddingStatus, embeddingAttempts, contentHash, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, 'manual', ?, 'fake', ?, 'done', 1, ?, ?, ?)`,
-    );
-    for (let i = 0; i < TOTAL; i++) {
-      const { name, content } = corpus.memory(i);
-      const vector = fakeEmbedding(`${name}\n\n${content}`, DIMS);
-      const swarm = i % 5 === 0;
-      insert.run(
-        swarm ? "swarm" : "agent",
-        swarm ? null : `benchagent${i % AGENTS}`,
-        name,
-        content,
-        Buffer.from(vector.buffer),
-        DIMS,
-        `h${i}`,
-        now - i,
-        now,
-      );
-    }
-  })();
-  db.close();
-  console.log(`seeded ${TOTAL} memories with embeddings straight into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+type SeedRow = {
+  scope: string;
+  agentId: string | null;
+  name: string;
+  content: string;
+  embedding: Buffer;
+  contentHash: string;
+  createdAt: number;
+};
+
+/** The seeded memories: agent-scope ones spread over 20 agents, every fifth one swarm-scope, all embedded. */
+function* seedRows(): Generator<SeedRow> {
+  for (let i = 0; i < TOTAL; i++) {
+    const { name, content } = corpus.memory(i);
+    const vector = fakeEmbedding(`${name}\n\n${content}`, DIMS);
+    const swarm = i % 5 === 0;
+    yield {
+      scope: swarm ? "swarm" : "agent",
+      agentId: swarm ? null : `benchagent${i % AGENTS}`,
+      name,
+      content,
+      embedding: Buffer.from(vector.buffer),
+      contentHash: `h${i}`,
+      createdAt: Date.now() - i,
+    };
+  }
 }
 
-// ---- the server, started as `npm start` starts it ----
+async function seedDirect(databaseUrl: string) {
+  const started = performance.now();
+  const now = Date.now();
+  if (STORE === "sqlite") {
+    const db = new Database(databaseUrl.slice("file:".length));
+    db.transaction(() => {
+      const agent = db.prepare("INSERT INTO Agent (id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)");
+      for (let i = 0; i < AGENTS; i++) agent.run(`benchagent${i}`, `bench-${i}`, now, now);
+      const insert = db.prepare(
+        `INSERT INTO Memory (scope, agentId, name, content, source, embedding, embeddingModel, embeddingDims, embeddingStatus, embeddingAttempts, contentHash, createdAt, updatedAt)
+         VALUES (?, ?, ?, ?, 'manual', ?, 'fake', ?, 'done', 1, ?, ?, ?)`,
+      );
+      for (const row of seedRows()) {
+        insert.run(row.scope, row.agentId, row.name, row.content, row.embedding, DIMS, row.contentHash, row.createdAt, now);
+      }
+    })();
+    db.close();
+  } else {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      for (let i = 0; i < AGENTS; i++) {
+        await client.query(`INSERT INTO "Agent" ("id", "name", "createdAt", "updatedAt") VALUES ($1, $2, $3, $3)`, [
+          `benchagent${i}`,
+          `bench-${i}`,
+          new Date(now),
+        ]);
+      }
+      // A thousand rows a statement, as arrays unnested into rows.
+      const flush = async (rows: SeedRow[]) => {
+        await client.query(
+          `INSERT INTO "Memory" ("scope", "agentId", "name", "content", "source", "embedding", "embeddingModel", "embeddingDims",
+             "embeddingStatus", "embeddingAttempts", "contentHash", "createdAt", "updatedAt")
+           SELECT "scope", "agentId", "name", "content", 'manual', "embedding", 'fake', $7, 'done', 1, "contentHash", "createdAt", $8
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::text[], $9::timestamptz[])
+             AS t("scope", "agentId", "name", "content", "embedding", "contentHash", "createdAt")`,
+          [
+            rows.map((row) => row.scope),
+            rows.map((row) => row.agentId),
+            rows.map((row) => row.name),
+            rows.map((row) => row.content),
+            rows.map((row) => row.embedding),
+            rows.map((row) => row.contentHash),
+            DIMS,
+            new Date(now),
+            rows.map((row) => new Date(row.createdAt)),
+          ],
+        );
+      };
+      let batch: SeedRow[] = [];
+      for (const row of seedRows()) {
+        batch.push(row);
+        if (batch.length === 1000) {
+          await flush(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await flush(batch);
+      await client.query("COMMIT");
+      await client.query(`ANALYZE "Memory"`);
+    } finally {
+      await client.end();
+    }
+  }
+  console.log(`seeded ${TOTAL} memories with embeddings straight into ${STORE} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+// ---- the server, started as `npm start` starts it (on PostgreSQL, --instances of it) ----
 type App = { child: ChildProcess; baseUrl: string };
-let running: App | null = null;
+const running: App[] = [];
 
 async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: number }> {
   const port = await freePort();
@@ -113,7 +190,8 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
-  running = { child, baseUrl };
+  const app = { child, baseUrl };
+  running.push(app);
   for (;;) {
     if (child.exitCode !== null) throw new Error("npm start exited");
     try {
@@ -121,18 +199,35 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: App; healthyMs: 
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { app: running, healthyMs: performance.now() - started };
+  return { app, healthyMs: performance.now() - started };
 }
 
-async function stopApp(app: App) {
-  const exited = new Promise((resolve) => app.child.once("exit", resolve));
-  try {
-    process.kill(-app.child.pid!, "SIGTERM");
-  } catch {}
-  await exited;
-  // Whatever the group left behind (it should be nothing).
-  for (let i = 0; i < 50 && groupPids(app.child.pid!).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  running = null;
+/** The instances, each started once the one before is healthy; answers them and the time each took. */
+async function startApps(env: NodeJS.ProcessEnv, what: string): Promise<App[]> {
+  const apps: App[] = [];
+  for (let i = 0; i < INSTANCES; i++) {
+    const { app, healthyMs } = await startApp(env);
+    apps.push(app);
+    console.log(
+      `npm start${INSTANCES > 1 ? ` (instance ${i + 1} of ${INSTANCES})` : ""}: healthy in ${(healthyMs / 1000).toFixed(2)} s (${what})`,
+    );
+  }
+  return apps;
+}
+
+async function stopApps(apps: App[]) {
+  await Promise.all(
+    apps.map(async (app) => {
+      const exited = new Promise((resolve) => app.child.once("exit", resolve));
+      try {
+        process.kill(-app.child.pid!, "SIGTERM");
+      } catch {}
+      await exited;
+      // Whatever the group left behind (it should be nothing).
+      for (let i = 0; i < 50 && groupPids(app.child.pid!).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      running.splice(running.indexOf(app), 1);
+    }),
+  );
 }
 
 function groupPids(pgid: number): number[] {
@@ -147,41 +242,68 @@ function groupPids(pgid: number): number[] {
   return pids;
 }
 
-/** CPU time (user + system) of the processes `npm start` left running, in ms: a figure the machine's load moves far less than latency. */
-function serverCpuMs(app: App): number {
-  let total = 0;
-  for (const pid of groupPids(app.child.pid!)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    } catch {}
-  }
-  return total;
+/** This bench's own connection to the PostgreSQL database, to find the backends serving the instances. */
+let observer: pg.Client | null = null;
+
+/** PostgreSQL's backend processes serving the database (on PostgreSQL they do the store's share of the work). */
+async function postgresBackends(): Promise<number[]> {
+  if (!observer) return [];
+  const { rows } = await observer.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+  );
+  return rows.map((row) => row.pid);
 }
 
-/** Every process `npm start` left running (its process group), with its RSS. */
-function footprint(app: App): string {
-  const rows = groupPids(app.child.pid!).map((pid) => {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    const shown = command
-      .map((part) => (part.includes("/") ? path.basename(part) : part))
-      .join(" ")
-      .slice(0, 70);
-    return { rss, shown };
-  });
+/**
+ * CPU time (user + system) the server spends from now on, in ms: the processes
+ * `npm start` left running (every instance) and, on PostgreSQL, the database's
+ * backends. A figure the machine's load moves far less than latency.
+ */
+async function cpuMeter(apps: App[]): Promise<() => number> {
+  const pids = [...apps.flatMap((app) => groupPids(app.child.pid!)), ...(await postgresBackends())];
+  const cpuMs = () => {
+    let total = 0;
+    for (const pid of pids) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      } catch {}
+    }
+    return total;
+  };
+  const start = cpuMs();
+  return () => cpuMs() - start;
+}
+const CPU_NOTE = STORE === "postgresql" ? " (app + PostgreSQL backends)" : "";
+
+/** Every process `npm start` left running (each instance's process group), with its RSS. */
+function footprint(apps: App[]): string {
+  const rows = apps.flatMap((app, index) =>
+    groupPids(app.child.pid!).map((pid) => {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      const shown = command
+        .map((part) => (part.includes("/") ? path.basename(part) : part))
+        .join(" ")
+        .slice(0, 70);
+      return { rss, shown: apps.length > 1 ? `[${index + 1}] ${shown}` : shown };
+    }),
+  );
   const total = rows.reduce((sum, row) => sum + row.rss, 0);
-  return `${Math.round(total)} MB in ${rows.length} process(es): ${rows.map((row) => `${row.shown} ${Math.round(row.rss)} MB`).join("; ")}`;
+  const each = apps.length > 1 ? ` (${Math.round(total / apps.length)} MB an instance)` : "";
+  return `${Math.round(total)} MB${each} in ${rows.length} process(es): ${rows.map((row) => `${row.shown} ${Math.round(row.rss)} MB`).join("; ")}`;
 }
 
-// ---- the two HTTP clients ----
+// ---- the two HTTP clients; with several instances each request goes to the next one ----
 type Client = { name: string; request(method: string, url: string, token?: string, body?: unknown): Promise<Reply> };
 
-function fetchClient(app: App): Client {
+function fetchClient(apps: App[]): Client {
+  let turn = 0;
   return {
     name: "fetch",
     async request(method, url, token, body) {
+      const app = apps[turn++ % apps.length]!;
       const response = await fetch(`${app.baseUrl}${url}`, {
         method,
         headers: {
@@ -195,9 +317,16 @@ function fetchClient(app: App): Client {
   };
 }
 
-function keptAlive(app: App): Client & { close(): void } {
-  const client = keepAliveClient(app.baseUrl, WRITERS + 4);
-  return { name: "keep-alive", request: client.request, close: client.close };
+function keptAlive(apps: App[]): Client & { close(): void } {
+  const clients = apps.map((app) => keepAliveClient(app.baseUrl, WRITERS + 4));
+  let turn = 0;
+  return {
+    name: "keep-alive",
+    request: (...args) => clients[turn++ % clients.length]!.request(...args),
+    close: () => {
+      for (const client of clients) client.close();
+    },
+  };
 }
 
 async function call(client: Client, method: string, url: string, token: string, body?: unknown): Promise<any> {
@@ -206,17 +335,24 @@ async function call(client: Client, method: string, url: string, token: string, 
   return reply.text ? JSON.parse(reply.text) : null;
 }
 
-async function timeSearches(app: App, client: Client, url: string, token: string, queries: string[], extra: Record<string, unknown> = {}) {
+async function timeSearches(
+  apps: App[],
+  client: Client,
+  url: string,
+  token: string,
+  queries: string[],
+  extra: Record<string, unknown> = {},
+) {
   const times: number[] = [];
   let mode = "";
-  const cpu0 = serverCpuMs(app);
+  const spent = await cpuMeter(apps);
   for (const query of queries) {
     const t = performance.now();
     const reply = await call(client, "POST", url, token, { query, limit: 10, ...extra });
     times.push(performance.now() - t);
     mode = reply.mode;
   }
-  const cpu = `server CPU ${((serverCpuMs(app) - cpu0) / queries.length).toFixed(2)} ms/search`;
+  const cpu = `server CPU${CPU_NOTE} ${(spent() / queries.length).toFixed(2)} ms/search`;
   return { times, mode, cpu };
 }
 
@@ -254,52 +390,52 @@ async function batchedWrites(client: Client, count: number): Promise<number> {
 }
 
 /** Waits until the server is idle (its start-up work, such as loading the keyword index, done), so that work is not counted as searches'. */
-async function settled(app: App) {
+async function settled(apps: App[]) {
   const started = performance.now();
   for (;;) {
-    const cpu0 = serverCpuMs(app);
+    const spent = await cpuMeter(apps);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    if (serverCpuMs(app) - cpu0 < 100 || performance.now() - started > 120_000) break;
+    if (spent() < 100 * apps.length || performance.now() - started > 120_000) break;
   }
   console.log(`  (server idle ${((performance.now() - started) / 1000).toFixed(1)} s after it was healthy)`);
 }
 
-async function searchesAndWrites(app: App, tokens: string[], queries: string[], label: string) {
-  await settled(app);
-  const clients = [fetchClient(app), keptAlive(app)];
+async function searchesAndWrites(apps: App[], tokens: string[], queries: string[], label: string) {
+  await settled(apps);
+  const clients = [fetchClient(apps), keptAlive(apps)];
   const worker = tokens[3]!;
   // Warm-up (first queries compile code paths, load pages).
-  for (const query of queries.slice(0, 10)) await call(clients[0]!, "POST", "/api/worker/memories/search", worker, { query });
+  for (const query of queries.slice(0, 10 * apps.length)) await call(clients[0]!, "POST", "/api/worker/memories/search", worker, { query });
   for (const client of clients) {
-    const { times, mode, cpu } = await timeSearches(app, client, "/api/worker/memories/search", worker, queries);
+    const { times, mode, cpu } = await timeSearches(apps, client, "/api/worker/memories/search", worker, queries);
     console.log(`  agent's search (worker token, default mode → ${mode}), ${client.name.padEnd(10)} ${latency(times)}  ${cpu}`);
   }
   for (const mode of label === "keyword only" ? ["keyword"] : ["hybrid", "keyword"]) {
-    const { times, cpu } = await timeSearches(app, clients[0]!, "/api/v1/memories/search", adminToken, queries, { mode });
+    const { times, cpu } = await timeSearches(apps, clients[0]!, "/api/v1/memories/search", adminToken, queries, { mode });
     console.log(`  operator's search (mode ${mode}), fetch      ${latency(times)}  ${cpu}`);
   }
   // Each client's writes are measured after a warm-up through it (V8 compiles the write
   // path on its first thousand calls; a server runs for days, not for a bench's minute).
   for (const client of clients) {
     await singleWrites(client, tokens.slice(0, WRITERS), WARM_UP_WRITES);
-    const cpu0 = serverCpuMs(app);
+    const spent = await cpuMeter(apps);
     const rate = await singleWrites(client, tokens.slice(0, WRITERS), WRITES);
-    const cpu = (serverCpuMs(app) - cpu0) / WRITES;
+    const cpu = spent() / WRITES;
     console.log(
-      `  single writes, ${WRITERS} clients, ${client.name.padEnd(10)} ${Math.round(rate)}/s (${WRITES} memories)  server CPU ${cpu.toFixed(2)} ms/write`,
+      `  single writes, ${WRITERS} clients, ${client.name.padEnd(10)} ${Math.round(rate)}/s (${WRITES} memories)  server CPU${CPU_NOTE} ${cpu.toFixed(2)} ms/write`,
     );
   }
   const count = Math.max(2000, Math.min(20_000, Math.round(TOTAL / 10 / 1000) * 1000));
-  const cpu0 = serverCpuMs(app);
+  const spent = await cpuMeter(apps);
   const batched = await batchedWrites(clients[1]!, count);
   console.log(
-    `  batched writes (500 a request, 2 in flight)   ${Math.round(batched)}/s  server CPU ${((serverCpuMs(app) - cpu0) / count).toFixed(2)} ms/memory`,
+    `  batched writes (500 a request, 2 in flight)   ${Math.round(batched)}/s  server CPU${CPU_NOTE} ${(spent() / count).toFixed(2)} ms/memory`,
   );
   (clients[1] as ReturnType<typeof keptAlive>).close();
-  console.log(`  everything npm start left running, right after the writes: ${footprint(app)}`);
+  console.log(`  everything npm start left running, right after the writes: ${footprint(apps)}`);
   // What stays resident once the work is done (V8 gives back its young generation and compacts when idle).
   await new Promise((resolve) => setTimeout(resolve, 15_000));
-  console.log(`  everything npm start left running, after 15 s idle: ${footprint(app)}`);
+  console.log(`  everything npm start left running, after 15 s idle: ${footprint(apps)}`);
   console.log(`  load average: ${load()}`);
 }
 
@@ -345,18 +481,36 @@ function indexBench() {
   );
 }
 
+/** Waits until each instance's vector index answers (each instance keeps its own). */
+async function vectorIndexReady(apps: App[], query: string) {
+  const started = performance.now();
+  for (const app of apps) {
+    const client = fetchClient([app]);
+    while ((await call(client, "POST", "/api/v1/memories/search", adminToken, { query, mode: "vector" })).mode !== "vector") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return performance.now() - started;
+}
+
 async function main() {
+  const where = STORE === "sqlite" ? "SQLite" : `PostgreSQL, ${INSTANCES} instance(s)`;
   console.log(
-    `memory bench: ${TOTAL} memories (Zipf, 5,000 words), ${DIMS} dims, ${QUERIES} queries; load average ${load()} on ${spawnSync("nproc", { encoding: "utf8" }).stdout.trim()} cores`,
+    `memory bench on ${where}: ${TOTAL} memories (Zipf, 5,000 words), ${DIMS} dims, ${QUERIES} queries; load average ${load()} on ${spawnSync("nproc", { encoding: "utf8" }).stdout.trim()} cores`,
   );
   if (values.index) indexBench();
+  const database = STORE === "postgresql" ? await createPostgresDatabase("swarmdeck_bench") : undefined;
+  dropDatabase = database?.drop;
+  const databaseUrl = database?.url ?? `file:${path.join(dataDir, "bench.db")}`;
   const fake = await startFakeOpenAI();
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
-    DATABASE_URL: `file:${dbFile}`,
+    DATABASE_URL: databaseUrl,
     SWARMDECK_DATA_DIR: dataDir,
+    // Shared by every instance (on PostgreSQL the start requires both: lib/env.ts).
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    SWARMDECK_ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
     SWARMDECK_ADMIN_EMAIL: "admin@bench.local",
     SWARMDECK_ADMIN_PASSWORD: "correct-horse-battery",
     SWARMDECK_ADMIN_TOKEN: adminToken,
@@ -366,67 +520,77 @@ async function main() {
   };
   const withProvider = { ...base, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench", EMBEDDING_DIMENSIONS: String(DIMS) };
   migrateDeploy(base);
-  seedDirect();
+  await seedDirect(databaseUrl);
+  if (database) {
+    observer = new pg.Client({ connectionString: databaseUrl });
+    await observer.connect();
+  }
 
-  const first = await startApp(withProvider);
-  let app = first.app;
-  console.log(`npm start: healthy in ${(first.healthyMs / 1000).toFixed(2)} s (first start: migrations, seed)`);
-  const admin = fetchClient(app);
+  let apps = await startApps(withProvider, "first start: migrations, seed");
+  const admin = fetchClient(apps);
   const tokens: string[] = [];
   for (let i = 0; i < WRITERS; i++)
     tokens.push((await call(admin, "POST", `/api/v1/agents/benchagent${i}/tokens`, adminToken, { name: "bench" })).token);
   const random = rng(99);
   const queries = Array.from({ length: QUERIES }, () => corpus.query(random, TOTAL));
 
-  const loadStart = performance.now();
-  while ((await call(admin, "POST", "/api/v1/memories/search", adminToken, { query: queries[0], mode: "vector" })).mode !== "vector") {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  console.log(`vector index ready ${((performance.now() - loadStart) / 1000).toFixed(1)} s after the first search asked for it`);
+  const ready = await vectorIndexReady(apps, queries[0]!);
+  console.log(`vector index ready ${(ready / 1000).toFixed(1)} s after the first search asked for it`);
   console.log(`with an embedding provider (${TOTAL} memories):`);
-  await searchesAndWrites(app, tokens, queries, "hybrid");
+  await searchesAndWrites(apps, tokens, queries, "hybrid");
 
-  await stopApp(app);
+  await stopApps(apps);
   const { OPENAI_BASE_URL: _url, OPENAI_API_KEY: _key, ...noProvider } = withProvider;
   const keywordOnly = { ...noProvider, SWARMDECK_LOCAL_EMBEDDER: "off" };
-  const restarted = await startApp(keywordOnly);
-  app = restarted.app;
-  console.log(`restart on the same database (no provider): healthy in ${(restarted.healthyMs / 1000).toFixed(2)} s`);
+  apps = await startApps(keywordOnly, "restart on the same database, no provider");
   console.log(`keyword only (no provider):`);
-  await searchesAndWrites(app, tokens, queries, "keyword only");
-  await stopApp(app);
+  await searchesAndWrites(apps, tokens, queries, "keyword only");
+  await stopApps(apps);
 
   // The default a new install gets: no provider, the embedded word-vector embedder
   // (every memory is embedded again locally, in the background, before measuring).
-  const local = await startApp(noProvider);
-  app = local.app;
+  apps = await startApps(noProvider, "restart, the embedded default");
   const localStart = performance.now();
-  const localAdmin = fetchClient(app);
+  const localAdmin = fetchClient(apps);
   for (;;) {
     const health = await call(localAdmin, "GET", "/api/v1/memories/health?days=1", adminToken);
-    const probe = await call(localAdmin, "POST", "/api/v1/memories/search", adminToken, { query: queries[0], mode: "vector" });
-    if (health.totals.pending === 0 && probe.mode === "vector") break;
+    if (health.totals.pending === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  await vectorIndexReady(apps, queries[0]!);
   console.log(
     `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - localStart) / 1000).toFixed(1)} s`,
   );
   console.log(`embedded default (no provider, local word vectors):`);
-  await searchesAndWrites(app, tokens, queries, "embedded default");
-  await stopApp(app);
+  await searchesAndWrites(apps, tokens, queries, "embedded default");
+  await stopApps(apps);
   await fake.stop();
+  await observer?.end();
+  observer = null;
+  await database?.drop();
+  dropDatabase = undefined;
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-process.on("exit", () => {
-  if (running?.child.pid) {
+/** Drops the PostgreSQL bench database when the run stops early. */
+let dropDatabase: (() => Promise<void>) | undefined;
+
+function stopRunning() {
+  for (const app of running) {
     try {
-      process.kill(-running.child.pid, "SIGTERM");
+      process.kill(-app.child.pid!, "SIGTERM");
     } catch {}
   }
-});
+}
 
-main().catch((error) => {
+process.on("exit", stopRunning);
+
+main().catch(async (error) => {
   console.error(error);
+  stopRunning();
+  await observer?.end().catch(() => {});
+  // The instances let go of the database before it can be dropped (DROP ... WITH (FORCE) would cut them anyway).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await dropDatabase?.().catch(() => {});
   process.exit(1);
 });
