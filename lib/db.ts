@@ -22,7 +22,7 @@ import { type DatabaseKind, databaseFile, databaseKind } from "./config/database
 import { startWalCheckpointer } from "./db-checkpointer";
 import { PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
-import { pgPool } from "./pg";
+import { closePgPool, pgPool } from "./pg";
 
 type Shared = { prisma: PrismaClient; adapter: Promise<SqlDriverAdapter & { client: Database.Database }>; lock: Mutex };
 
@@ -148,6 +148,18 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? value.bind(client) : value;
   },
 });
+
+/**
+ * Closes the process's database connections, for a script that is done (the seed):
+ * on PostgreSQL an idle pool would keep Node running for its idle timeout.
+ */
+export async function closeDatabase(): Promise<void> {
+  if (usesPostgres()) {
+    await globalForDb.swarmdeckPgPrisma?.$disconnect();
+    globalForDb.swarmdeckPgPrisma = undefined;
+    await closePgPool();
+  }
+}
 
 /**
  * Runs `fn` on the raw better-sqlite3 connection while holding the connection's

@@ -59,6 +59,13 @@ export function pgPool(): pg.Pool {
   return globalForPg.swarmdeckPg.pool;
 }
 
+/** Ends the process's pool, for scripts that are done (an idle pool keeps Node running for idleTimeoutMillis). */
+export async function closePgPool(): Promise<void> {
+  const shared = globalForPg.swarmdeckPg;
+  globalForPg.swarmdeckPg = undefined;
+  await shared?.pool.end();
+}
+
 function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
   const query = async <T>(text: string, params: unknown[] = []) =>
     (await queryable.query({ text, values: params, types: rawTypes })) as unknown as pg.QueryResult<T & pg.QueryResultRow>;
