@@ -66,9 +66,33 @@ export async function closePgPool(): Promise<void> {
   await shared?.pool.end();
 }
 
+// Each statement text is a named (prepared) statement: PostgreSQL parses and plans
+// it once per connection instead of on every call. The app's statements are a fixed
+// set of templates; past MAX_NAMED distinct texts (a statement built with a varying
+// number of placeholders) the rest run unnamed, so no connection collects them forever.
+// One map per process (on globalThis): Next bundles this module into several chunks,
+// and two copies numbering their own names would give one name two texts.
+const MAX_NAMED = 2000;
+function statementName(text: string): string | undefined {
+  // Off for a connection pooler that cannot keep prepared statements (PgBouncer in
+  // transaction mode before 1.21): docs/postgresql.md.
+  if (process.env.SWARMDECK_PG_PREPARE === "off") return undefined;
+  const global = globalThis as unknown as { swarmdeckPgStatements?: Map<string, string> };
+  global.swarmdeckPgStatements ??= new Map();
+  const statementNames = global.swarmdeckPgStatements;
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED) {
+    name = `swarmdeck_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
   const query = async <T>(text: string, params: unknown[] = []) =>
-    (await queryable.query({ text, values: params, types: rawTypes })) as unknown as pg.QueryResult<T & pg.QueryResultRow>;
+    (await queryable.query({ name: statementName(text), text, values: params, types: rawTypes })) as unknown as pg.QueryResult<
+      T & pg.QueryResultRow
+    >;
   return {
     async all<T>(text: string, params?: unknown[]) {
       return (await query<T>(text, params)).rows as T[];
