@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startTestServer, type TestServer } from "../tests/support/test-server";
-import { keepAliveClient, parseReply } from "./bench-http";
+import { keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
 
 const { values } = parseArgs({
   options: {
@@ -15,18 +15,10 @@ const { values } = parseArgs({
     profile: { type: "string" },
     /** keep-alive: the tuned node:http client; fetch: plain fetch, as any worker might call; both: one after the other. */
     client: { type: "string", default: "both" },
-    /** sqlite (default) or postgresql (a fresh database on TEST_DATABASE_URL's server). */
-    store: { type: "string", default: "sqlite" },
-    /** App instances on the one database (PostgreSQL); workers are spread over them. */
-    instances: { type: "string", default: "1" },
+    ...STORE_OPTIONS,
   },
 });
-const STORE = values.store === "postgresql" ? "postgresql" : "sqlite";
-if (values.store !== STORE) throw new Error(`--store ${values.store}: sqlite or postgresql`);
-const INSTANCES = Number(values.instances);
-if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || (STORE === "sqlite" && INSTANCES > 1)) {
-  throw new Error("--instances N needs --store postgresql for N > 1");
-}
+const { store: STORE, instances: INSTANCES } = parseStoreOptions(values);
 process.env.SWARMDECK_TEST_STORE = STORE;
 const WORKERS = Number(values.workers);
 const ALL_TASKS = Number(values.tasks);

@@ -50,3 +50,22 @@ export function parseReply(reply: Reply): any {
     return reply.text;
   }
 }
+
+/** The benches' --store and --instances flags (for parseArgs). */
+export const STORE_OPTIONS = {
+  /** sqlite (default) or postgresql (a fresh database on TEST_DATABASE_URL's server). */
+  store: { type: "string", default: "sqlite" },
+  /** App instances on the one database (PostgreSQL only); the load is spread over them. */
+  instances: { type: "string", default: "1" },
+} as const;
+
+/** The store and instance count those flags ask for; a clear error for anything else. */
+export function parseStoreOptions(values: { store?: string; instances?: string }): { store: "sqlite" | "postgresql"; instances: number } {
+  const store = values.store === "postgresql" ? "postgresql" : "sqlite";
+  if (values.store !== store) throw new Error(`--store ${values.store}: sqlite or postgresql`);
+  const instances = Number(values.instances);
+  if (!Number.isInteger(instances) || instances < 1 || (store === "sqlite" && instances > 1)) {
+    throw new Error("--instances N: a whole number from 1, above 1 only with --store postgresql");
+  }
+  return { store, instances };
+}

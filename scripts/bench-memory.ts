@@ -38,7 +38,7 @@ import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { createPostgresDatabase } from "../tests/support/test-db";
 import { freePort } from "../tests/support/test-server";
 import { rng, zipfCorpus } from "../tests/support/zipf-corpus";
-import { keepAliveClient, type Reply } from "./bench-http";
+import { keepAliveClient, parseStoreOptions, type Reply, STORE_OPTIONS } from "./bench-http";
 import { migrateDeploy } from "./launch";
 
 const { values } = parseArgs({
@@ -48,16 +48,10 @@ const { values } = parseArgs({
     queries: { type: "string", default: process.env.BENCH_QUERIES ?? "100" },
     writes: { type: "string", default: "4000" },
     index: { type: "boolean", default: false },
-    store: { type: "string", default: "sqlite" },
-    instances: { type: "string", default: "1" },
+    ...STORE_OPTIONS,
   },
 });
-const STORE = values.store === "postgresql" ? "postgresql" : "sqlite";
-if (values.store !== STORE) throw new Error(`--store ${values.store}: sqlite or postgresql`);
-const INSTANCES = Number(values.instances);
-if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || (STORE === "sqlite" && INSTANCES > 1)) {
-  throw new Error("--instances N: a whole number from 1, above 1 only with --store postgresql");
-}
+const { store: STORE, instances: INSTANCES } = parseStoreOptions(values);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TOTAL = values["1m"] ? 1_000_000 : Number(values.memories);
 const QUERIES = Number(values.queries);
