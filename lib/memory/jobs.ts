@@ -3,8 +3,8 @@
 // of the memory API (so a server without the hook still embeds and cleans up).
 // With several instances on one PostgreSQL database, the retry and hygiene run on
 // the leader only (lib/jobs/leader.ts; always this process on SQLite), while each
-// instance keeps its own vector index in step with the table (search-index.pg.ts);
-// the keyword index is SQLite's (PostgreSQL searches its tsvector column).
+// instance keeps its own keyword and vector indexes in step with the table
+// (keyword-search.pg.ts, search-index.pg.ts).
 import "server-only";
 import { usesPostgres } from "@/lib/db";
 import { registerJob } from "@/lib/jobs/background";
@@ -26,7 +26,8 @@ const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void 
 
 export function startMemoryJobs(): () => void {
   if (globalState.swarmdeckMemoryJobs) return globalState.swarmdeckMemoryJobs;
-  if (!usesPostgres()) void ensureKeywordIndex();
+  if (usesPostgres()) void import("./keyword-search.pg").then((pg) => pg.ensureKeywordIndexPg());
+  else void ensureKeywordIndex();
   if (activeEmbedder()) {
     void ensureIndex();
     kickEmbedder();
@@ -52,6 +53,9 @@ export function startMemoryJobs(): () => void {
   }, HYGIENE_EVERY_MS);
   const catchUp = usesPostgres()
     ? setInterval(() => {
+        void import("./keyword-search.pg")
+          .then((pg) => pg.catchUpKeywordIndexPg())
+          .catch((error) => console.error("[swarmdeck] keyword index catch-up failed", error));
         if (!activeEmbedder()) return;
         void import("./search-index.pg")
           .then((pg) => pg.catchUpIndexPg())

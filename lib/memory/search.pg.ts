@@ -1,8 +1,9 @@
 // The PostgreSQL twin of search.ts: the same candidates, scores, visibility,
 // filters, result shape and retrieval record. What differs:
 //
-// - Keyword candidates come from the table itself, so every instance sees every
-//   instance's writes at once: "Memory"."searchVector" (a stored tsvector over
+// - Keyword candidates come from the in-process keyword index as on SQLite, kept in
+//   step with every instance's writes through the change log (keyword-search.pg.ts).
+//   Until it is loaded they come from the table itself: "Memory"."searchVector" (a stored tsvector over
 //   name and content with the english configuration, GIN-indexed; see
 //   prisma/postgresql/migrations/20261126000000_init) matched against the query's
 //   words (the same words toFtsQuery in text.ts picks, given to
@@ -18,6 +19,7 @@
 import "server-only";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { activeEmbedder, localEmbedderEnabled } from "./embedders";
+import { keywordTopKPg } from "./keyword-search.pg";
 import { expansionTerms, prepareQuery } from "./rerank";
 import {
   embedQuery,
@@ -85,11 +87,15 @@ async function keywordPass(sql: Sql, query: string, args: SearchArgs, n: number)
 }
 
 /**
- * The best keyword matches a viewer may see (keywordCandidates in search.ts):
+ * The best keyword matches a viewer may see for `text` (its words: `terms`): from
+ * the in-process keyword index (keyword-search.pg.ts) once it is loaded, as on
+ * SQLite; until then from the tsvector column (keywordCandidates in search.ts):
  * memories holding every word first (full coverage, the top keyword scores), any
  * word only when those are too few.
  */
-async function keywordCandidatesPg(sql: Sql, terms: string[], args: SearchArgs, n: number) {
+async function keywordCandidatesPg(sql: Sql, text: string, terms: string[], args: SearchArgs, n: number) {
+  const fromIndex = await keywordTopKPg(text, n, (index) => indexFilter(args, (id) => index.findAgentCode(id)));
+  if (fromIndex) return fromIndex;
   if (terms.length > 1) {
     const all = await keywordPass(sql, tsQuery(terms, "and"), args, n);
     if (all.length >= Math.min(n, 10)) return all;
@@ -142,8 +148,8 @@ export async function searchMemoriesPg(
 
   const sql = pgSql();
   const [keyword, related] = await Promise.all([
-    terms ? keywordCandidatesPg(sql, terms, args, pool) : Promise.resolve([]),
-    expandedTerms ? keywordCandidatesPg(sql, expandedTerms, args, pool / 2) : Promise.resolve([]),
+    terms ? keywordCandidatesPg(sql, args.query, terms, args, pool) : Promise.resolve([]),
+    expandedTerms ? keywordCandidatesPg(sql, expansion, expandedTerms, args, pool / 2) : Promise.resolve([]),
     // Every instance's inserts, re-embeddings and deletes into this instance's vector index first.
     index ? catchUpIndexPg() : Promise.resolve(),
   ]);
