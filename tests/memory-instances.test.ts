@@ -213,7 +213,9 @@ describe(`writes from outside the instance, ${twoInstances ? "PostgreSQL" : "SQL
         expect(later.status).toBe(201);
         await waitForEmbeddings(writerAdmin, later.body.ids);
         expect(await ids(readerAdmin, `later ${marker} note`, "vector")).toContain(later.body.ids[0]);
+        expect(await ids(readerAdmin, `later ${marker} note`, "keyword")).toContain(later.body.ids[0]);
         expect(await ids(readerAdmin, `${marker} nightly export warehouse`, "vector")).not.toContain(heldId);
+        expect(await ids(readerAdmin, `${marker} nightly export warehouse`, "keyword")).not.toContain(heldId);
         await held.query("COMMIT");
         // Committed now: the reader finds it by meaning too (the gap it skipped is asked for again).
         expect(await ids(readerAdmin, `${marker} nightly export warehouse lock`, "vector")).toContain(heldId);

@@ -76,9 +76,11 @@ export class ChangeFollower {
       const gaps = [...this.gaps.keys()];
       // The new changes and the gaps are two primary-key reads (an OR of both would scan the index).
       const changes = await sql.all<{ seq: number; id: number }>(
-        `(SELECT "seq", "memoryId" AS "id" FROM "MemoryChange" WHERE "seq" > $1 ORDER BY "seq" LIMIT ${CHANGES_PAGE})
-         ${gaps.length > 0 ? 'UNION ALL (SELECT "seq", "memoryId" AS "id" FROM "MemoryChange" WHERE "seq" = ANY($2::bigint[]))' : ""}
-         ORDER BY "seq"`,
+        `WITH c AS (
+           (SELECT "seq", "memoryId" AS "id" FROM "MemoryChange" WHERE "seq" > $1 ORDER BY "seq" LIMIT ${CHANGES_PAGE})
+           ${gaps.length > 0 ? 'UNION ALL (SELECT "seq", "memoryId" AS "id" FROM "MemoryChange" WHERE "seq" = ANY($2::bigint[]))' : ""}
+         )
+         SELECT "seq", "id" FROM c ORDER BY "seq"`,
         gaps.length > 0 ? [this.lastSeq, gaps] : [this.lastSeq],
       );
       // Applied first, then taken as seen: a failed apply leaves them for the next catch-up.
