@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startTestServer, type TestServer } from "../tests/support/test-server";
-import { keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
+import { cpuSince, keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
 
 const { values } = parseArgs({
   options: {
@@ -59,20 +59,6 @@ async function postgresPids(databaseUrl: string): Promise<number[]> {
   } finally {
     await client.end();
   }
-}
-
-/** CPU time (user + system) of processes and their threads, in ms. */
-function cpuMs(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    } catch {
-      // exited
-    }
-  }
-  return total;
 }
 
 function signalAll(pids: number[], signal: NodeJS.Signals) {
@@ -149,7 +135,7 @@ async function run(clientName: "keep-alive" | "fetch") {
       // The floor: the cheapest worker route there is (a refused token: routing,
       // the wrapper, one indexed SELECT) under the same concurrency.
       const floorMs = 3000;
-      const cpu0 = cpuMs(pids);
+      const spent = cpuSince(pids);
       const t0 = performance.now();
       let requests = 0;
       await Promise.all(
@@ -162,7 +148,7 @@ async function run(clientName: "keep-alive" | "fetch") {
         }),
       );
       const seconds = (performance.now() - t0) / 1000;
-      const cpu = cpuMs(pids) - cpu0;
+      const cpu = spent();
       console.log(
         `floor: a refused worker request (401) x ${requests}: ${(requests / seconds).toFixed(0)} requests/s, server CPU ${(cpu / requests).toFixed(2)} ms per request; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
       );
@@ -195,7 +181,7 @@ async function run(clientName: "keep-alive" | "fetch") {
       let drainedAt = Number.NaN;
       const start = performance.now();
       if (values.profile) signalAll(pids, "SIGUSR2");
-      const serverCpu0 = cpuMs(pids);
+      const serverSpent = cpuSince(pids);
       const clientCpu0 = process.cpuUsage();
       await Promise.all(
         agents.map(async ({ token }, i) => {
@@ -227,7 +213,7 @@ async function run(clientName: "keep-alive" | "fetch") {
         }),
       );
       const seconds = ((Number.isNaN(drainedAt) ? performance.now() : drainedAt) - start) / 1000;
-      const serverCpu = cpuMs(pids) - serverCpu0;
+      const serverCpu = serverSpent();
       if (values.profile) signalAll(pids, "SIGUSR2");
       const clientUsage = process.cpuUsage(clientCpu0);
       const clientCpu = (clientUsage.user + clientUsage.system) / 1000;

@@ -1,6 +1,7 @@
 // The benches' HTTP client: node:http with keep-alive. fetch costs the client
 // (which shares the machine's two cores with the server) a millisecond or more
 // per call, and that is not the server's latency.
+import { readFileSync } from "node:fs";
 import http from "node:http";
 
 export type Reply = { status: number; text: string };
@@ -68,4 +69,28 @@ export function parseStoreOptions(values: { store?: string; instances?: string }
     throw new Error("--instances N: a whole number from 1, above 1 only with --store postgresql");
   }
   return { store, instances };
+}
+
+/**
+ * CPU time (user + system, every thread) the processes spend from now on, in ms.
+ * A process that exits meanwhile (a PostgreSQL backend whose pooled connection
+ * closed) counts with the last figure read for it, so the total never goes back.
+ */
+export function cpuSince(pids: number[]): () => number {
+  const last = new Map<number, number>();
+  const read = () => {
+    let total = 0;
+    for (const pid of pids) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        last.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {
+        // exited: its last figure stands
+      }
+      total += last.get(pid) ?? 0;
+    }
+    return total;
+  };
+  const start = read();
+  return () => read() - start;
 }

@@ -38,7 +38,7 @@ import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { createPostgresDatabase } from "../tests/support/test-db";
 import { freePort } from "../tests/support/test-server";
 import { rng, zipfCorpus } from "../tests/support/zipf-corpus";
-import { keepAliveClient, parseStoreOptions, type Reply, STORE_OPTIONS } from "./bench-http";
+import { cpuSince, keepAliveClient, parseStoreOptions, type Reply, STORE_OPTIONS } from "./bench-http";
 import { migrateDeploy } from "./launch";
 
 const { values } = parseArgs({
@@ -254,19 +254,7 @@ async function postgresBackends(): Promise<number[]> {
  * backends. A figure the machine's load moves far less than latency.
  */
 async function cpuMeter(apps: App[]): Promise<() => number> {
-  const pids = [...apps.flatMap((app) => groupPids(app.child.pid!)), ...(await postgresBackends())];
-  const cpuMs = () => {
-    let total = 0;
-    for (const pid of pids) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-      } catch {}
-    }
-    return total;
-  };
-  const start = cpuMs();
-  return () => cpuMs() - start;
+  return cpuSince([...apps.flatMap((app) => groupPids(app.child.pid!)), ...(await postgresBackends())]);
 }
 const CPU_NOTE = STORE === "postgresql" ? " (app + PostgreSQL backends)" : "";
 
