@@ -112,7 +112,8 @@ async function leaderPid(): Promise<number> {
   for (let i = 0; i < 100; i++) {
     const row = await sql.get<{ name: string }>(
       `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'swarmdeck-leader:%'`,
+       WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'swarmdeck-leader:%'
+         AND a.datname = current_database()`,
     );
     if (row) return Number(row.name.split(":")[1]);
     await new Promise((resolve) => setTimeout(resolve, 200));
