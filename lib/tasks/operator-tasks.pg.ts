@@ -21,9 +21,9 @@ import {
 import { ApiError, notFound } from "@/lib/errors";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
-import { eventActor, keptRunEvent } from "./operator-tasks";
+import { keptRunEvent } from "./operator-tasks";
 import { finishTaskPg } from "./task-finish.pg";
-import { type EventRow, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
+import { type EventRow, eventActor, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
 import {
   homeOfPg,
   insertTaskEventPg,

@@ -22,6 +22,7 @@ import { announceTasks } from "./dispatch";
 import { finishTaskSync } from "./task-finish";
 import {
   type EventRow,
+  eventActor,
   homeOf,
   insertTaskEvent,
   newId,
@@ -114,10 +115,6 @@ function activeAgent(sqlite: Database.Database, agentId: string): { id: string; 
     | undefined;
   if (!agent) throw notFound("Agent");
   return agent;
-}
-
-export function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
 }
 
 /** The run that ended, kept on the timeline before a retry clears the task's own fields (both stores). */

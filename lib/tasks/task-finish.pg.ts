@@ -13,12 +13,8 @@ import type { TaskStatus } from "@/lib/contracts/tasks";
 import type { Sql } from "@/lib/pg";
 import { maxAttempts, retryBackoffMs } from "./settings";
 import type { Finish } from "./task-finish";
-import type { TaskRow } from "./task-rows";
+import { eventActor, type TaskRow } from "./task-rows";
 import { endOpenSessionPg, homeOfPg, insertTaskEventPg, readTaskPg, recordTaskRollupPg, refreshAgentBusyPg } from "./task-rows.pg";
-
-function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
-}
 
 /** A guarded transition touched no row: the task moved on since the caller read it. */
 function moved(task: TaskRow): Error {

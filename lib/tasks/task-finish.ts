@@ -10,16 +10,12 @@ import { prepare } from "@/lib/db";
 import { indexTaskOutcome } from "@/lib/memory/task-memories";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { maxAttempts, retryBackoffMs } from "./settings";
-import { endOpenSession, homeOf, insertTaskEvent, readTask, refreshAgentBusy, type TaskRow } from "./task-rows";
+import { endOpenSession, eventActor, homeOf, insertTaskEvent, readTask, refreshAgentBusy, type TaskRow } from "./task-rows";
 
 export type Finish =
   | { status: "completed"; output: string; summary: string | null }
   | { status: "failed"; failureReason: string; output: string | null }
   | { status: "cancelled"; reason: string | null };
-
-function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
-}
 
 /** Writes a finish inside the caller's transaction; `task` is the row read in it. */
 export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish: Finish, actor: Actor, now: number): TaskRow {
