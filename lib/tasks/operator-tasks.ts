@@ -5,7 +5,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { z } from "zod";
-import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import { type Actor, type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import {
   type CreateTaskBody,
   FINISHED_STATUSES,
@@ -29,6 +29,7 @@ import {
   readTask,
   TASK_COLUMNS,
   TASK_FROM,
+  type TaskEventInput,
   type TaskRow,
   toEventDto,
   toTaskDto,
@@ -36,7 +37,7 @@ import {
 
 type ListQuery = z.infer<typeof listTasksQuerySchema>;
 
-const MAX_EVENTS = 1000;
+export const MAX_EVENTS = 1000;
 
 function isFinished(status: TaskStatus) {
   return (FINISHED_STATUSES as readonly string[]).includes(status);
@@ -141,6 +142,32 @@ export function keptRunEvent(task: TaskRow, actor: Actor, now: number) {
   };
 }
 
+type NewTask = { id: string; status: TaskStatus; agent: { id: string; name: string } | null; tags: string[] };
+
+/** The timeline event of an operator's new task (both stores: createTask, createTaskPg in operator-tasks.pg.ts). */
+export function createdEvent({ id, status, agent }: NewTask, actor: Actor, now: number): TaskEventInput {
+  return {
+    taskId: id,
+    type: "created",
+    toStatus: status,
+    message: agent ? `Created for ${agent.name}` : "Created in the pool",
+    actor: eventActor(actor),
+    at: now,
+  };
+}
+
+/** The audit entry of an operator's new task (both stores). */
+export function createdAudit({ id, status, agent, tags }: NewTask, input: CreateTaskBody, actor: Actor): AuditInput {
+  return {
+    actor,
+    action: "task.created",
+    targetType: "task",
+    targetId: id,
+    agentId: agent?.id ?? null,
+    data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
+  };
+}
+
 /** With an agent: pending for it. Without: unassigned, in the pool. */
 export async function createTask({
   input,
@@ -183,23 +210,10 @@ export async function createTask({
       now,
       now,
     );
-    insertTaskEvent(sqlite, {
-      taskId: id,
-      type: "created",
-      toStatus: status,
-      message: agent ? `Created for ${agent.name}` : "Created in the pool",
-      actor: eventActor(actor),
-      at: now,
-    });
-    appendAuditSync(sqlite, {
-      actor,
-      action: "task.created",
-      targetType: "task",
-      targetId: id,
-      agentId: agent?.id ?? null,
-      data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
-    });
-    if (input.identityGrant.length > 0) recordGrant(sqlite, { taskId: id, from: [], to: input.identityGrant, actor, now });
+    const newTask = { id, status, agent, tags };
+    insertTaskEvent(sqlite, createdEvent(newTask, actor, now));
+    appendAuditSync(sqlite, createdAudit(newTask, input, actor));
+    if (input.identityGrant.length > 0) insertTaskEvent(sqlite, grantEvent({ taskId: id, from: [], to: input.identityGrant, actor, now }));
     recordTaskRollup(sqlite, { kind: "created", agentId: agent?.id ?? null, at: now });
     const created = readTask(sqlite, id);
     if (!created) throw new Error("created task vanished");
@@ -209,22 +223,24 @@ export async function createTask({
   return toTaskDto(row);
 }
 
-function assertNotFinished(task: TaskRow, action: string) {
+export function assertNotFinished(task: TaskRow, action: string) {
   if (isFinished(task.status)) {
     throw new ApiError("already_finished", `The task is already ${task.status}; it cannot be ${action}`, { status: task.status });
   }
 }
 
-function assertNotRunning(task: TaskRow, action: string) {
+export function assertNotRunning(task: TaskRow, action: string) {
   if (task.status === "in_progress") {
     throw new ApiError("conflict", `The task is in progress; cancel it first if it must be ${action}`, { status: task.status });
   }
 }
 
+type Destination = { status: TaskStatus; agentId: string | null };
+
 function moveTask(
   sqlite: Database.Database,
   task: TaskRow,
-  to: { status: TaskStatus; agentId: string | null },
+  to: Destination,
   {
     type,
     message,
@@ -242,7 +258,17 @@ function moveTask(
            lastActivityAt = NULL, lastActivity = NULL WHERE id = ?`
       : "UPDATE Task SET status = ?, agentId = ?, updatedAt = ? WHERE id = ?",
   ).run(to.status, to.agentId, now, task.id);
-  insertTaskEvent(sqlite, {
+  insertTaskEvent(sqlite, moveEvent(task, to, { type, message, actor, now }));
+  appendAuditSync(sqlite, moveAudit(task, to, action, actor));
+}
+
+/** The timeline event of an operator's move of a task (both stores: moveTask here and in operator-tasks.pg.ts). */
+export function moveEvent(
+  task: TaskRow,
+  to: Destination,
+  { type, message, actor, now }: { type: string; message: string; actor: Actor; now: number },
+): TaskEventInput {
+  return {
     taskId: task.id,
     type,
     fromStatus: task.status,
@@ -250,30 +276,57 @@ function moveTask(
     message,
     actor: eventActor(actor),
     at: now,
-  });
-  appendAuditSync(sqlite, {
+  };
+}
+
+/** The audit entry of an operator's move of a task (both stores). */
+export function moveAudit(task: TaskRow, to: Destination, action: string, actor: Actor): AuditInput {
+  return {
     actor,
     action,
     targetType: "task",
     targetId: task.id,
     agentId: to.agentId ?? task.agentId,
     data: { from: { status: task.status, agentId: task.agentId }, to },
-  });
+  };
 }
 
-/** A grant is an explicit request by a person: on the task's timeline and in the audit (the create audit carries the first one). */
-function recordGrant(
-  sqlite: Database.Database,
-  { taskId, from, to, actor, now }: { taskId: string; from: string[]; to: string[]; actor: Actor; now: number },
-) {
-  insertTaskEvent(sqlite, {
+export type Grant = { taskId: string; from: string[]; to: string[]; actor: Actor; now: number };
+
+/**
+ * A grant is an explicit request by a person: on the task's timeline (this event, both
+ * stores) and in the audit (`grantAudit`; the create audit carries the first one).
+ */
+export function grantEvent({ taskId, from, to, actor, now }: Grant): TaskEventInput {
+  return {
     taskId,
     type: "grant",
     message: to.length > 0 ? `Identity rights granted: ${to.join(", ")}` : "Identity rights withdrawn",
     data: { from, to },
     actor: eventActor(actor),
     at: now,
-  });
+  };
+}
+
+/** The audit entry of a grant that changes a task's identity rights (both stores). */
+export function grantAudit(task: TaskRow, { from, to, actor }: Grant): AuditInput {
+  return {
+    actor,
+    action: "task.identity_granted",
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: { from, to, status: task.status },
+  };
+}
+
+/** Only a failed or cancelled task can be retried (both stores). */
+export function assertRetryable(task: TaskRow) {
+  if (task.status !== "failed" && task.status !== "cancelled") {
+    throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
+      status: task.status,
+    });
+  }
 }
 
 /** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry | grant (identity rights). */
@@ -324,25 +377,14 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
       }
       case "grant": {
         assertNotFinished(task, "given identity rights");
-        const from = JSON.parse(task.identityGrant) as string[];
+        const grant = { taskId: id, from: JSON.parse(task.identityGrant) as string[], to: input.identityGrant, actor, now };
         prepare(sqlite, "UPDATE Task SET identityGrant = ?, updatedAt = ? WHERE id = ?").run(JSON.stringify(input.identityGrant), now, id);
-        recordGrant(sqlite, { taskId: id, from, to: input.identityGrant, actor, now });
-        appendAuditSync(sqlite, {
-          actor,
-          action: "task.identity_granted",
-          targetType: "task",
-          targetId: id,
-          agentId: task.agentId,
-          data: { from, to: input.identityGrant, status: task.status },
-        });
+        insertTaskEvent(sqlite, grantEvent(grant));
+        appendAuditSync(sqlite, grantAudit(task, grant));
         return { row: readTask(sqlite, id), wake: undefined, freed: null };
       }
       case "retry": {
-        if (task.status !== "failed" && task.status !== "cancelled") {
-          throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
-            status: task.status,
-          });
-        }
+        assertRetryable(task);
         const home = homeOf(sqlite, task);
         const target =
           home.status === "pending" ? (prepare(sqlite, "SELECT name FROM Agent WHERE id = ?").get(home.agentId) as { name: string }) : null;
