@@ -3,7 +3,7 @@
 // may touch it; a finish is final (409 already_finished, nothing changes).
 import "server-only";
 import type Database from "better-sqlite3";
-import { appendAuditSync } from "@/lib/audit/audit-log";
+import { type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
@@ -12,22 +12,27 @@ import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
 import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
-import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, requeueTaskSync } from "./task-finish";
-import { insertTaskEvent, newId, readTask, type TaskRow, toTaskDto } from "./task-rows";
+import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, type Requeue, requeueTaskSync } from "./task-finish";
+import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
 
-function workerActor(principal: WorkerPrincipal) {
+export function workerActor(principal: WorkerPrincipal) {
   return { type: "worker" as const, id: principal.agent.id, label: principal.agent.name };
 }
 
-/** The task, if this agent holds it: 404 unknown, 403 someone else's. */
-export function ownTaskSync(sqlite: Database.Database, principal: WorkerPrincipal, taskId: string): TaskRow {
-  const task = readTask(sqlite, taskId);
+/** The task as read, if this agent holds it: 404 unknown, 403 someone else's (both stores: ownTaskPg in worker-tasks.pg.ts). */
+export function ownedTask(task: TaskRow | undefined, principal: WorkerPrincipal): TaskRow {
   if (!task) throw notFound("Task");
   if (task.agentId !== principal.agent.id) throw new ApiError("forbidden", "This task belongs to another agent (or to the pool)");
   return task;
 }
 
-function assertRunning(task: TaskRow) {
+/** The task, if this agent holds it: 404 unknown, 403 someone else's. */
+export function ownTaskSync(sqlite: Database.Database, principal: WorkerPrincipal, taskId: string): TaskRow {
+  return ownedTask(readTask(sqlite, taskId), principal);
+}
+
+/** A finish or a give-back needs the task in progress: 409 already_finished, or 409 conflict when it was taken back (both stores). */
+export function assertRunning(task: TaskRow) {
   if ((FINISHED_STATUSES as readonly string[]).includes(task.status)) {
     throw new ApiError("already_finished", `The task is already ${task.status}`, { status: task.status });
   }
@@ -81,17 +86,22 @@ export function heartbeatTask({
     ).run(now, note || null, activityAt, lastActivity?.what ?? null, now, taskId);
     if (note) {
       insertTaskEvent(sqlite, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
-      appendAuditSync(sqlite, {
-        actor: workerActor(principal),
-        action: "task.progress",
-        targetType: "task",
-        targetId: taskId,
-        agentId: principal.agent.id,
-        data: { progress: note.slice(0, 200) },
-      });
+      appendAuditSync(sqlite, progressAudit(principal, taskId, note));
     }
     return { cancelled: false, status: "in_progress" };
   });
+}
+
+/** The audit entry of a heartbeat's progress note (both stores). */
+export function progressAudit(principal: WorkerPrincipal, taskId: string, note: string): AuditInput {
+  return {
+    actor: workerActor(principal),
+    action: "task.progress",
+    targetType: "task",
+    targetId: taskId,
+    agentId: principal.agent.id,
+    data: { progress: note.slice(0, 200) },
+  };
 }
 
 /** complete or fail: final; the outcome is indexed into memory after the commit. */
@@ -121,6 +131,17 @@ export async function finishByWorker({
   return toTaskDto(row);
 }
 
+/** A worker's give-back as requeueTaskSync (and requeueTaskPg) takes it; its reason also ends the last attempt (both stores). */
+export function releaseRequeue(principal: WorkerPrincipal, reason: string, now: number): Requeue {
+  return {
+    type: "released",
+    reason: `Given back by ${principal.agent.name}: ${reason}`,
+    action: "task.released",
+    actor: workerActor(principal),
+    now,
+  };
+}
+
 /**
  * A give-back (the agent or the worker gave up, the worker is stopping): it uses
  * an attempt like a stall does. Within the limit the task goes back to its agent
@@ -140,25 +161,42 @@ export async function releaseByWorker({
   const { row, wake } = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
-    const now = Date.now();
-    const given = `Given back by ${principal.agent.name}: ${reason}`;
+    const release = releaseRequeue(principal, reason, Date.now());
     if (task.attempts >= maxAttempts()) {
-      const failureReason = attemptsExhaustedReason(sqlite, task, given);
-      const failed = finishTaskSync(sqlite, task, { status: "failed", failureReason, output: null }, workerActor(principal), now);
+      const failureReason = attemptsExhaustedReason(sqlite, task, release.reason);
+      const failed = finishTaskSync(sqlite, task, { status: "failed", failureReason, output: null }, release.actor, release.now);
       return { row: failed, wake: principal.agent.id };
     }
-    const { row, home } = requeueTaskSync(sqlite, task, {
-      type: "released",
-      reason: given,
-      action: "task.released",
-      actor: workerActor(principal),
-      now,
-    });
+    const { row, home } = requeueTaskSync(sqlite, task, release);
     return { row, wake: home.agentId };
   });
   announceTasks({ agentId: wake });
   if (row.status === "failed") await indexOutcomeSafely(row);
   return toTaskDto(row);
+}
+
+/** The timeline event of a task an agent proposes (both stores: createTaskByWorker, createTaskByWorkerPg in worker-tasks.pg.ts). */
+export function proposedEvent(principal: WorkerPrincipal, taskId: string, now: number): TaskEventInput {
+  return {
+    taskId,
+    type: "created",
+    toStatus: "offered",
+    message: `Proposed by ${principal.agent.name}; waiting for an operator to accept it`,
+    actor: { type: "worker", id: principal.agent.id },
+    at: now,
+  };
+}
+
+/** The audit entry of a task an agent proposes (both stores). */
+export function proposedAudit(principal: WorkerPrincipal, taskId: string, title: string, tags: string[]): AuditInput {
+  return {
+    actor: workerActor(principal),
+    action: "task.created",
+    targetType: "task",
+    targetId: taskId,
+    agentId: principal.agent.id,
+    data: { title, status: "offered", tags },
+  };
 }
 
 /**
@@ -183,22 +221,8 @@ export async function createTaskByWorker({
       `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, createdById, createdAt, updatedAt)
        VALUES (?, ?, ?, ?, ?, 0, 'offered', NULL, ?, ?, ?)`,
     ).run(id, input.title, input.description, input.type ?? "task", JSON.stringify(tags), principal.agent.id, now, now);
-    insertTaskEvent(sqlite, {
-      taskId: id,
-      type: "created",
-      toStatus: "offered",
-      message: `Proposed by ${principal.agent.name}; waiting for an operator to accept it`,
-      actor: { type: "worker", id: principal.agent.id },
-      at: now,
-    });
-    appendAuditSync(sqlite, {
-      actor: workerActor(principal),
-      action: "task.created",
-      targetType: "task",
-      targetId: id,
-      agentId: principal.agent.id,
-      data: { title: input.title, status: "offered", tags },
-    });
+    insertTaskEvent(sqlite, proposedEvent(principal, id, now));
+    appendAuditSync(sqlite, proposedAudit(principal, id, input.title, tags));
     recordTaskRollup(sqlite, { kind: "created", agentId: null, at: now });
     const created = readTask(sqlite, id);
     if (!created) throw new Error("created task vanished");
