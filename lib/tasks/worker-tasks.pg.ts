@@ -8,16 +8,28 @@
 import "server-only";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
-import type { SessionTranscriptBody, TaskDto, TaskStatus } from "@/lib/contracts/tasks";
+import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
 import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
-import { type Finish, indexOutcomeSafely } from "./task-finish";
+import { indexOutcomeSafely } from "./task-finish";
 import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
 import { newId, type TaskRow, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskForUpdatePg, readTaskPg, recordTaskRollupPg } from "./task-rows.pg";
-import { assertRunning, ownedTask, progressAudit, proposedAudit, proposedEvent, releaseRequeue, workerActor } from "./worker-tasks";
+import {
+  assertRunning,
+  type Heartbeat,
+  ownedTask,
+  progressAudit,
+  proposedAudit,
+  proposedEvent,
+  releaseRequeue,
+  type WorkerFinish,
+  type WorkerProposal,
+  type WorkerRelease,
+  workerActor,
+} from "./worker-tasks";
 
 /** ownTaskSync on this store: the task, locked, if this agent holds it (404 unknown, 403 someone else's). */
 export async function ownTaskPg(sql: Sql, principal: WorkerPrincipal, taskId: string, { lock = true } = {}): Promise<TaskRow> {
@@ -36,12 +48,7 @@ export function heartbeatTaskPg({
   taskId,
   progress,
   lastActivity,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  progress?: string;
-  lastActivity?: { at: string; what: string };
-}): Promise<{ cancelled: boolean; status: TaskStatus }> {
+}: Heartbeat): Promise<{ cancelled: boolean; status: TaskStatus }> {
   return pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     const now = Date.now();
@@ -64,17 +71,7 @@ export function heartbeatTaskPg({
   });
 }
 
-export async function finishByWorkerPg({
-  principal,
-  taskId,
-  finish,
-  session,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  finish: Extract<Finish, { status: "completed" | "failed" }>;
-  session?: SessionTranscriptBody;
-}): Promise<TaskDto> {
+export async function finishByWorkerPg({ principal, taskId, finish, session }: WorkerFinish): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
@@ -88,15 +85,7 @@ export async function finishByWorkerPg({
   return toTaskDto(row);
 }
 
-export async function releaseByWorkerPg({
-  principal,
-  taskId,
-  reason,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  reason: string;
-}): Promise<TaskDto> {
+export async function releaseByWorkerPg({ principal, taskId, reason }: WorkerRelease): Promise<TaskDto> {
   const { row, wake } = await pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
@@ -114,13 +103,7 @@ export async function releaseByWorkerPg({
   return toTaskDto(row);
 }
 
-export async function createTaskByWorkerPg({
-  principal,
-  input,
-}: {
-  principal: WorkerPrincipal;
-  input: { title: string; description: string; tags: string[]; type?: string };
-}): Promise<TaskDto> {
+export async function createTaskByWorkerPg({ principal, input }: WorkerProposal): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const now = Date.now();
     const at = new Date(now);

@@ -50,6 +50,14 @@ function touchAgent(sqlite: Database.Database, agentId: string, now: number) {
   prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
 }
 
+/** A heartbeat call (both stores: heartbeatTask, heartbeatTaskPg in worker-tasks.pg.ts). */
+export type Heartbeat = {
+  principal: WorkerPrincipal;
+  taskId: string;
+  progress?: string;
+  lastActivity?: { at: string; what: string };
+};
+
 /**
  * A heartbeat (with an optional progress note, which becomes an event). The answer
  * says whether to stop: `cancelled` is true when the task was cancelled or taken
@@ -60,12 +68,7 @@ export function heartbeatTask({
   taskId,
   progress,
   lastActivity,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  progress?: string;
-  lastActivity?: { at: string; what: string };
-}): Promise<{ cancelled: boolean; status: TaskStatus }> {
+}: Heartbeat): Promise<{ cancelled: boolean; status: TaskStatus }> {
   if (usesPostgres()) {
     return import("./worker-tasks.pg").then(({ heartbeatTaskPg }) => heartbeatTaskPg({ principal, taskId, progress, lastActivity }));
   }
@@ -104,19 +107,17 @@ export function progressAudit(principal: WorkerPrincipal, taskId: string, note: 
   };
 }
 
-/** complete or fail: final; the outcome is indexed into memory after the commit. */
-export async function finishByWorker({
-  principal,
-  taskId,
-  finish,
-  session,
-}: {
+/** A complete or fail call (both stores). */
+export type WorkerFinish = {
   principal: WorkerPrincipal;
   taskId: string;
   finish: Extract<Finish, { status: "completed" | "failed" }>;
   /** What the session summary is made from (P4); nothing is stored without a summary model. */
   session?: SessionTranscriptBody;
-}): Promise<TaskDto> {
+};
+
+/** complete or fail: final; the outcome is indexed into memory after the commit. */
+export async function finishByWorker({ principal, taskId, finish, session }: WorkerFinish): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./worker-tasks.pg")).finishByWorkerPg({ principal, taskId, finish, session });
   const row = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
@@ -142,21 +143,16 @@ export function releaseRequeue(principal: WorkerPrincipal, reason: string, now: 
   };
 }
 
+/** A give-back call (both stores). */
+export type WorkerRelease = { principal: WorkerPrincipal; taskId: string; reason: string };
+
 /**
  * A give-back (the agent or the worker gave up, the worker is stopping): it uses
  * an attempt like a stall does. Within the limit the task goes back to its agent
  * or the pool (with a backoff for this agent); on the last attempt it fails with
  * every attempt's reason, and the failure is indexed into memory like any other.
  */
-export async function releaseByWorker({
-  principal,
-  taskId,
-  reason,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  reason: string;
-}): Promise<TaskDto> {
+export async function releaseByWorker({ principal, taskId, reason }: WorkerRelease): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./worker-tasks.pg")).releaseByWorkerPg({ principal, taskId, reason });
   const { row, wake } = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
@@ -199,18 +195,18 @@ export function proposedAudit(principal: WorkerPrincipal, taskId: string, title:
   };
 }
 
+/** A task an agent proposes (both stores). */
+export type WorkerProposal = {
+  principal: WorkerPrincipal;
+  input: { title: string; description: string; tags: string[]; type?: string };
+};
+
 /**
  * A task an agent proposes (idle improvement proposals). It is `offered`: on the
  * board for an operator to accept (assign it, or put it in the pool) or cancel;
  * no worker claims it before that.
  */
-export async function createTaskByWorker({
-  principal,
-  input,
-}: {
-  principal: WorkerPrincipal;
-  input: { title: string; description: string; tags: string[]; type?: string };
-}): Promise<TaskDto> {
+export async function createTaskByWorker({ principal, input }: WorkerProposal): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./worker-tasks.pg")).createTaskByWorkerPg({ principal, input });
   const row = await writeTransaction((sqlite) => {
     const now = Date.now();
