@@ -25,9 +25,11 @@ import {
   MAX_EVENTS,
   moveAudit,
   moveEvent,
+  newTask,
+  newTaskValues,
 } from "./operator-tasks";
 import { finishTaskPg } from "./task-finish.pg";
-import { type EventRow, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
+import { type EventRow, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
 import {
   homeOfPg,
   insertTaskEventPg,
@@ -114,38 +116,21 @@ export async function createTaskPg({
     }
     const now = Date.now();
     const at = new Date(now);
-    const id = newId();
-    const status: TaskStatus = agent ? "pending" : "unassigned";
-    const tags = [...new Set(input.tags)];
+    const task = newTask(input, agent);
     await sql.run(
       `INSERT INTO "Task" ("id", "title", "description", "type", "tags", "priority", "status", "agentId", "parentTaskId", "timeLimitMinutes",
          "identityGrant", "createdById", "createdAt", "updatedAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-      [
-        id,
-        input.title,
-        input.description,
-        input.type,
-        JSON.stringify(tags),
-        input.priority,
-        status,
-        agent?.id ?? null,
-        input.parentTaskId || null,
-        input.timeLimitMinutes ?? null,
-        JSON.stringify(input.identityGrant),
-        createdById,
-        at,
-      ],
+      [...newTaskValues(task, input, createdById), at],
     );
-    const newTask = { id, status, agent, tags };
-    await insertTaskEventPg(sql, createdEvent(newTask, actor, now));
+    await insertTaskEventPg(sql, createdEvent(task, actor, now));
     if (input.identityGrant.length > 0) {
-      await insertTaskEventPg(sql, grantEvent({ taskId: id, from: [], to: input.identityGrant, actor, now }));
+      await insertTaskEventPg(sql, grantEvent({ taskId: task.id, from: [], to: input.identityGrant, actor, now }));
     }
     await recordTaskRollupPg(sql, { kind: "created", agentId: agent?.id ?? null, at: now });
-    const created = await readTaskPg(sql, id);
+    const created = await readTaskPg(sql, task.id);
     if (!created) throw new Error("created task vanished");
-    await appendAuditPg(sql, createdAudit(newTask, input, actor));
+    await appendAuditPg(sql, createdAudit(task, input, actor));
     return created;
   });
   announceTasks({ agentId: row.agentId });

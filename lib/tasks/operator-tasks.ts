@@ -144,6 +144,30 @@ export function keptRunEvent(task: TaskRow, actor: Actor, now: number) {
 
 type NewTask = { id: string; status: TaskStatus; agent: { id: string; name: string } | null; tags: string[] };
 
+/** A new operator task (both stores): pending for its agent, else in the pool; its tags without repeats. */
+export function newTask(input: CreateTaskBody, agent: NewTask["agent"]): NewTask {
+  return { id: newId(), status: agent ? "pending" : "unassigned", agent, tags: [...new Set(input.tags)] };
+}
+
+/** Its Task columns from id to createdById, in the order of both stores' INSERT (createdAt and updatedAt follow). */
+export function newTaskValues({ id, status, agent, tags }: NewTask, input: CreateTaskBody, createdById: string | null) {
+  return [
+    id,
+    input.title,
+    input.description,
+    input.type,
+    JSON.stringify(tags),
+    input.priority,
+    status,
+    agent?.id ?? null,
+    // Empty means none, as for agentId.
+    input.parentTaskId || null,
+    input.timeLimitMinutes ?? null,
+    JSON.stringify(input.identityGrant),
+    createdById,
+  ];
+}
+
 /** The timeline event of an operator's new task (both stores: createTask, createTaskPg in operator-tasks.pg.ts). */
 export function createdEvent({ id, status, agent }: NewTask, actor: Actor, now: number): TaskEventInput {
   return {
@@ -185,37 +209,20 @@ export async function createTask({
       throw notFound("Parent task");
     }
     const now = Date.now();
-    const id = newId();
-    const status: TaskStatus = agent ? "pending" : "unassigned";
-    const tags = [...new Set(input.tags)];
+    const task = newTask(input, agent);
     prepare(
       sqlite,
       `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, parentTaskId, timeLimitMinutes, identityGrant,
          createdById, createdAt, updatedAt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.title,
-      input.description,
-      input.type,
-      JSON.stringify(tags),
-      input.priority,
-      status,
-      agent?.id ?? null,
-      // Empty means none, as for agentId.
-      input.parentTaskId || null,
-      input.timeLimitMinutes ?? null,
-      JSON.stringify(input.identityGrant),
-      createdById,
-      now,
-      now,
-    );
-    const newTask = { id, status, agent, tags };
-    insertTaskEvent(sqlite, createdEvent(newTask, actor, now));
-    appendAuditSync(sqlite, createdAudit(newTask, input, actor));
-    if (input.identityGrant.length > 0) insertTaskEvent(sqlite, grantEvent({ taskId: id, from: [], to: input.identityGrant, actor, now }));
+    ).run(...newTaskValues(task, input, createdById), now, now);
+    insertTaskEvent(sqlite, createdEvent(task, actor, now));
+    appendAuditSync(sqlite, createdAudit(task, input, actor));
+    if (input.identityGrant.length > 0) {
+      insertTaskEvent(sqlite, grantEvent({ taskId: task.id, from: [], to: input.identityGrant, actor, now }));
+    }
     recordTaskRollup(sqlite, { kind: "created", agentId: agent?.id ?? null, at: now });
-    const created = readTask(sqlite, id);
+    const created = readTask(sqlite, task.id);
     if (!created) throw new Error("created task vanished");
     return created;
   });
