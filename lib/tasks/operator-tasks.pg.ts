@@ -9,7 +9,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Actor } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
-import type { CreateTaskBody, listTasksQuerySchema, PatchTaskBody, TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
+import type { listTasksQuerySchema, PatchTaskBody, TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
 import { ApiError, notFound } from "@/lib/errors";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
@@ -25,6 +25,7 @@ import {
   MAX_EVENTS,
   moveAudit,
   moveEvent,
+  type NewTaskCall,
   newTask,
   newTaskValues,
 } from "./operator-tasks";
@@ -100,15 +101,7 @@ async function activeAgent(sql: Sql, agentId: string): Promise<{ id: string; nam
   return agent;
 }
 
-export async function createTaskPg({
-  input,
-  actor,
-  createdById = null,
-}: {
-  input: CreateTaskBody;
-  actor: Actor;
-  createdById?: string | null;
-}): Promise<TaskDto> {
+export async function createTaskPg({ input, actor, createdById = null }: NewTaskCall): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const agent = input.agentId ? await activeAgent(sql, input.agentId) : null;
     if (input.parentTaskId && !(await sql.get(`SELECT 1 FROM "Task" WHERE "id" = $1`, [input.parentTaskId]))) {

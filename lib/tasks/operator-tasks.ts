@@ -192,16 +192,11 @@ export function createdAudit({ id, status, agent, tags }: NewTask, input: Create
   };
 }
 
+/** An operator's create call (both stores: createTask, createTaskPg in operator-tasks.pg.ts). */
+export type NewTaskCall = { input: CreateTaskBody; actor: Actor; createdById?: string | null };
+
 /** With an agent: pending for it. Without: unassigned, in the pool. */
-export async function createTask({
-  input,
-  actor,
-  createdById = null,
-}: {
-  input: CreateTaskBody;
-  actor: Actor;
-  createdById?: string | null;
-}): Promise<TaskDto> {
+export async function createTask({ input, actor, createdById = null }: NewTaskCall): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./operator-tasks.pg")).createTaskPg({ input, actor, createdById });
   const row = await writeTransaction((sqlite) => {
     const agent = input.agentId ? activeAgent(sqlite, input.agentId) : null;
