@@ -4,7 +4,7 @@
 // the hash its predecessor committed, and the chain stays one unbroken chain.
 import "server-only";
 import { ADVISORY, pgSql, type Sql } from "@/lib/pg";
-import { type AuditInput, auditHash, auditRow, GENESIS_HASH, type VerifyResult } from "./audit-log";
+import { type AuditInput, auditHash, chainedRow, GENESIS_HASH, type VerifyResult } from "./audit-log";
 
 /** Takes the chain's lock until the transaction ends. Call first in any transaction that appends. */
 export async function lockAuditChain(sql: Sql): Promise<void> {
@@ -15,8 +15,7 @@ export async function lockAuditChain(sql: Sql): Promise<void> {
 export async function appendAuditPg(sql: Sql, input: AuditInput): Promise<void> {
   await lockAuditChain(sql);
   const last = await sql.get<{ hash: string }>('SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1');
-  const prevHash = last?.hash ?? GENESIS_HASH;
-  const row = auditRow(input, Date.now());
+  const row = chainedRow(input, last?.hash);
   await sql.run(
     `INSERT INTO "AuditEvent" ("createdAt", "actorType", "actorId", "actorLabel", "action", "targetType", "targetId", "agentId", "data", "prevHash", "hash")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -30,8 +29,8 @@ export async function appendAuditPg(sql: Sql, input: AuditInput): Promise<void> 
       row.targetId,
       row.agentId,
       row.data,
-      prevHash,
-      auditHash(prevHash, row),
+      row.prevHash,
+      row.hash,
     ],
   );
 }

@@ -68,28 +68,30 @@ export function auditRow(input: AuditInput, createdAt: number): Row {
   };
 }
 
+/** The next row of the chain after the row whose hash is `lastHash` (none yet: the genesis hash), as every store appends it. */
+export function chainedRow(input: AuditInput, lastHash: string | undefined): Row & { prevHash: string; hash: string } {
+  const prevHash = lastHash ?? GENESIS_HASH;
+  const row = auditRow(input, Date.now());
+  return { ...row, prevHash, hash: auditHash(prevHash, row) };
+}
+
 /** Appends an event inside a Prisma transaction (the same one as the change it records). */
 export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
   // PostgreSQL: appends from every instance line up behind one lock (audit-log.pg.ts).
   if (usesPostgres()) await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", ADVISORY.auditChain);
   const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
-  const row = auditRow(input, Date.now());
-  const hash = auditHash(last?.hash ?? GENESIS_HASH, row);
-  await tx.auditEvent.create({
-    data: { ...row, createdAt: new Date(row.createdAt), prevHash: last?.hash ?? GENESIS_HASH, hash },
-  });
+  const row = chainedRow(input, last?.hash);
+  await tx.auditEvent.create({ data: { ...row, createdAt: new Date(row.createdAt) } });
 }
 
 /** Appends an event on the raw connection; call inside the `writeTransaction` of the change. */
 export function appendAuditSync(sqlite: Database.Database, input: AuditInput): void {
   const last = prepare(sqlite, "SELECT hash FROM AuditEvent ORDER BY id DESC LIMIT 1").get() as { hash: string } | undefined;
-  const prevHash = last?.hash ?? GENESIS_HASH;
-  const row = auditRow(input, Date.now());
   prepare(
     sqlite,
     `INSERT INTO AuditEvent (createdAt, actorType, actorId, actorLabel, action, targetType, targetId, agentId, data, prevHash, hash)
      VALUES (@createdAt, @actorType, @actorId, @actorLabel, @action, @targetType, @targetId, @agentId, @data, @prevHash, @hash)`,
-  ).run({ ...row, prevHash, hash: auditHash(prevHash, row) });
+  ).run(chainedRow(input, last?.hash));
 }
 
 export type VerifyResult = { ok: boolean; checked: number; brokenAt: number | null };

@@ -15,6 +15,7 @@ import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { pgTransaction, type Sql } from "@/lib/pg";
+import { claimedAudit, claimedEvent } from "./dispatch";
 import { LAST_SEEN_EVERY_MS } from "./settings";
 import { newId, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskPg } from "./task-rows.pg";
@@ -87,24 +88,9 @@ export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): 
     await sql.run(`UPDATE "Agent" SET "status" = 'busy', "updatedAt" = $1 WHERE "id" = $2 AND "status" <> 'busy'`, [at, agentId]);
     const row = await readTaskPg(sql, next.id);
     if (!row) throw new Error("claimed task vanished");
-    await insertTaskEventPg(sql, {
-      taskId: next.id,
-      type: "claimed",
-      fromStatus: next.from,
-      toStatus: "in_progress",
-      message: `Claimed by ${principal.agent.name} (attempt ${row.attempts})`,
-      data: { attempt: row.attempts, sessionId },
-      actor: { type: "worker", id: agentId },
-      at: now,
-    });
-    await appendAuditPg(sql, {
-      actor: { type: "worker", id: agentId, label: principal.agent.name },
-      action: "task.claimed",
-      targetType: "task",
-      targetId: next.id,
-      agentId,
-      data: { from: next.from, attempt: row.attempts, sessionId },
-    });
+    const claim = { principal, from: next.from, row, sessionId, now };
+    await insertTaskEventPg(sql, claimedEvent(claim));
+    await appendAuditPg(sql, claimedAudit(claim));
     return { task: toTaskDto(row), poolRoom: true };
   });
 }

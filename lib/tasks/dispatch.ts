@@ -6,12 +6,12 @@
 // instances (task-wakeup.pg.ts).
 import "server-only";
 import type Database from "better-sqlite3";
-import { appendAuditSync } from "@/lib/audit/audit-log";
+import { type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { LAST_SEEN_EVERY_MS, POLL_SAFETY_RECHECK_MS } from "./settings";
-import { insertTaskEvent, newId, readTask, toTaskDto } from "./task-rows";
+import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
 
 type ClaimResult = { task: TaskDto | null; poolRoom: boolean };
@@ -68,6 +68,35 @@ function nextTaskId(
   return row ? { id: row.id, from: "unassigned" } : null;
 }
 
+/** A claim as both stores record it (claimNextTask here, claimNextTaskPg in dispatch.pg.ts): `row` is the task read after it. */
+type Claim = { principal: WorkerPrincipal; from: "pending" | "unassigned"; row: TaskRow; sessionId: string; now: number };
+
+/** The timeline event of a claim (both stores). */
+export function claimedEvent({ principal, from, row, sessionId, now }: Claim): TaskEventInput {
+  return {
+    taskId: row.id,
+    type: "claimed",
+    fromStatus: from,
+    toStatus: "in_progress",
+    message: `Claimed by ${principal.agent.name} (attempt ${row.attempts})`,
+    data: { attempt: row.attempts, sessionId },
+    actor: { type: "worker", id: principal.agent.id },
+    at: now,
+  };
+}
+
+/** The audit entry of a claim (both stores). */
+export function claimedAudit({ principal, from, row, sessionId }: Claim): AuditInput {
+  return {
+    actor: { type: "worker", id: principal.agent.id, label: principal.agent.name },
+    action: "task.claimed",
+    targetType: "task",
+    targetId: row.id,
+    agentId: principal.agent.id,
+    data: { from, attempt: row.attempts, sessionId },
+  };
+}
+
 const lastSeenWritten = new Map<string, number>();
 
 /** Claims one task for the agent, or answers null (and whether it had room for more). */
@@ -111,24 +140,9 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     prepare(sqlite, "UPDATE Agent SET status = 'busy', updatedAt = ? WHERE id = ? AND status <> 'busy'").run(now, agentId);
     const row = readTask(sqlite, next.id);
     if (!row) throw new Error("claimed task vanished");
-    insertTaskEvent(sqlite, {
-      taskId: next.id,
-      type: "claimed",
-      fromStatus: next.from,
-      toStatus: "in_progress",
-      message: `Claimed by ${principal.agent.name} (attempt ${row.attempts})`,
-      data: { attempt: row.attempts, sessionId },
-      actor: { type: "worker", id: agentId },
-      at: now,
-    });
-    appendAuditSync(sqlite, {
-      actor: { type: "worker", id: agentId, label: principal.agent.name },
-      action: "task.claimed",
-      targetType: "task",
-      targetId: next.id,
-      agentId,
-      data: { from: next.from, attempt: row.attempts, sessionId },
-    });
+    const claim = { principal, from: next.from, row, sessionId, now };
+    insertTaskEvent(sqlite, claimedEvent(claim));
+    appendAuditSync(sqlite, claimedAudit(claim));
     return { task: toTaskDto(row), poolRoom: true };
   });
 }

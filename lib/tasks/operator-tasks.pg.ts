@@ -9,21 +9,28 @@ import "server-only";
 import type { z } from "zod";
 import type { Actor } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
-import {
-  type CreateTaskBody,
-  FINISHED_STATUSES,
-  type listTasksQuerySchema,
-  type PatchTaskBody,
-  type TaskDto,
-  type TaskEventDto,
-  type TaskStatus,
-} from "@/lib/contracts/tasks";
+import type { listTasksQuerySchema, PatchTaskBody, TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
 import { ApiError, notFound } from "@/lib/errors";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
-import { eventActor, keptRunEvent } from "./operator-tasks";
+import {
+  assertNotFinished,
+  assertNotRunning,
+  assertRetryable,
+  createdAudit,
+  createdEvent,
+  grantAudit,
+  grantEvent,
+  keptRunEvent,
+  MAX_EVENTS,
+  moveAudit,
+  moveEvent,
+  type NewTaskCall,
+  newTask,
+  newTaskValues,
+} from "./operator-tasks";
 import { finishTaskPg } from "./task-finish.pg";
-import { type EventRow, newId, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
+import { type EventRow, type TaskRow, toEventDto, toTaskDto } from "./task-rows";
 import {
   homeOfPg,
   insertTaskEventPg,
@@ -35,12 +42,6 @@ import {
 } from "./task-rows.pg";
 
 type ListQuery = z.infer<typeof listTasksQuerySchema>;
-
-const MAX_EVENTS = 1000;
-
-function isFinished(status: TaskStatus) {
-  return (FINISHED_STATUSES as readonly string[]).includes(status);
-}
 
 export async function listTasksPg(
   query: ListQuery,
@@ -100,15 +101,7 @@ async function activeAgent(sql: Sql, agentId: string): Promise<{ id: string; nam
   return agent;
 }
 
-export async function createTaskPg({
-  input,
-  actor,
-  createdById = null,
-}: {
-  input: CreateTaskBody;
-  actor: Actor;
-  createdById?: string | null;
-}): Promise<TaskDto> {
+export async function createTaskPg({ input, actor, createdById = null }: NewTaskCall): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const agent = input.agentId ? await activeAgent(sql, input.agentId) : null;
     if (input.parentTaskId && !(await sql.get(`SELECT 1 FROM "Task" WHERE "id" = $1`, [input.parentTaskId]))) {
@@ -116,68 +109,28 @@ export async function createTaskPg({
     }
     const now = Date.now();
     const at = new Date(now);
-    const id = newId();
-    const status: TaskStatus = agent ? "pending" : "unassigned";
-    const tags = [...new Set(input.tags)];
+    const task = newTask(input, agent);
     await sql.run(
       `INSERT INTO "Task" ("id", "title", "description", "type", "tags", "priority", "status", "agentId", "parentTaskId", "timeLimitMinutes",
          "identityGrant", "createdById", "createdAt", "updatedAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-      [
-        id,
-        input.title,
-        input.description,
-        input.type,
-        JSON.stringify(tags),
-        input.priority,
-        status,
-        agent?.id ?? null,
-        input.parentTaskId || null,
-        input.timeLimitMinutes ?? null,
-        JSON.stringify(input.identityGrant),
-        createdById,
-        at,
-      ],
+      [...newTaskValues(task, input, createdById), at],
     );
-    await insertTaskEventPg(sql, {
-      taskId: id,
-      type: "created",
-      toStatus: status,
-      message: agent ? `Created for ${agent.name}` : "Created in the pool",
-      actor: eventActor(actor),
-      at: now,
-    });
-    if (input.identityGrant.length > 0) await recordGrant(sql, { taskId: id, from: [], to: input.identityGrant, actor, now });
+    await insertTaskEventPg(sql, createdEvent(task, actor, now));
+    if (input.identityGrant.length > 0) {
+      await insertTaskEventPg(sql, grantEvent({ taskId: task.id, from: [], to: input.identityGrant, actor, now }));
+    }
     await recordTaskRollupPg(sql, { kind: "created", agentId: agent?.id ?? null, at: now });
-    const created = await readTaskPg(sql, id);
+    const created = await readTaskPg(sql, task.id);
     if (!created) throw new Error("created task vanished");
-    await appendAuditPg(sql, {
-      actor,
-      action: "task.created",
-      targetType: "task",
-      targetId: id,
-      agentId: agent?.id ?? null,
-      data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
-    });
+    await appendAuditPg(sql, createdAudit(task, input, actor));
     return created;
   });
   announceTasks({ agentId: row.agentId });
   return toTaskDto(row);
 }
 
-function assertNotFinished(task: TaskRow, action: string) {
-  if (isFinished(task.status)) {
-    throw new ApiError("already_finished", `The task is already ${task.status}; it cannot be ${action}`, { status: task.status });
-  }
-}
-
-function assertNotRunning(task: TaskRow, action: string) {
-  if (task.status === "in_progress") {
-    throw new ApiError("conflict", `The task is in progress; cancel it first if it must be ${action}`, { status: task.status });
-  }
-}
-
-/** moveTask of operator-tasks.ts, without its audit entry: the caller appends it last (`moveAudit`). */
+/** moveTask of operator-tasks.ts, without its audit entry: the caller appends it last (`moveAudit` of operator-tasks.ts). */
 async function moveTask(
   sql: Sql,
   task: TaskRow,
@@ -193,40 +146,7 @@ async function moveTask(
     [to.status, to.agentId, new Date(now), task.id, task.status],
   );
   if (changed !== 1) throw new Error(`task ${task.id} is no longer ${task.status}`);
-  await insertTaskEventPg(sql, {
-    taskId: task.id,
-    type,
-    fromStatus: task.status,
-    toStatus: to.status,
-    message,
-    actor: eventActor(actor),
-    at: now,
-  });
-}
-
-function moveAudit(sql: Sql, task: TaskRow, to: { status: TaskStatus; agentId: string | null }, action: string, actor: Actor) {
-  return appendAuditPg(sql, {
-    actor,
-    action,
-    targetType: "task",
-    targetId: task.id,
-    agentId: to.agentId ?? task.agentId,
-    data: { from: { status: task.status, agentId: task.agentId }, to },
-  });
-}
-
-async function recordGrant(
-  sql: Sql,
-  { taskId, from, to, actor, now }: { taskId: string; from: string[]; to: string[]; actor: Actor; now: number },
-) {
-  await insertTaskEventPg(sql, {
-    taskId,
-    type: "grant",
-    message: to.length > 0 ? `Identity rights granted: ${to.join(", ")}` : "Identity rights withdrawn",
-    data: { from, to },
-    actor: eventActor(actor),
-    at: now,
-  });
+  await insertTaskEventPg(sql, moveEvent(task, to, { type, message, actor, now }));
 }
 
 type Patched = { row: TaskRow | undefined; wake: { agentId: string | null } | undefined; freed: string | null };
@@ -252,7 +172,7 @@ export async function patchTaskPg({ id, input, actor }: { id: string; input: Pat
         const to = { status: "pending" as const, agentId: agent.id };
         await moveTask(sql, task, to, { type: "status", message: `Assigned to ${agent.name}`, actor, now });
         const row = await readTaskPg(sql, id);
-        await moveAudit(sql, task, to, "task.reassigned", actor);
+        await appendAuditPg(sql, moveAudit(task, to, "task.reassigned", actor));
         return { row, wake: { agentId: agent.id }, freed: null };
       }
       case "unassign": {
@@ -267,35 +187,24 @@ export async function patchTaskPg({ id, input, actor }: { id: string; input: Pat
           now,
         });
         const row = await readTaskPg(sql, id);
-        await moveAudit(sql, task, to, "task.unassigned", actor);
+        await appendAuditPg(sql, moveAudit(task, to, "task.unassigned", actor));
         return { row, wake: { agentId: null }, freed: null };
       }
       case "grant": {
         assertNotFinished(task, "given identity rights");
-        const from = JSON.parse(task.identityGrant) as string[];
+        const grant = { taskId: id, from: JSON.parse(task.identityGrant) as string[], to: input.identityGrant, actor, now };
         await sql.run(`UPDATE "Task" SET "identityGrant" = $1, "updatedAt" = $2 WHERE "id" = $3`, [
           JSON.stringify(input.identityGrant),
           new Date(now),
           id,
         ]);
-        await recordGrant(sql, { taskId: id, from, to: input.identityGrant, actor, now });
+        await insertTaskEventPg(sql, grantEvent(grant));
         const row = await readTaskPg(sql, id);
-        await appendAuditPg(sql, {
-          actor,
-          action: "task.identity_granted",
-          targetType: "task",
-          targetId: id,
-          agentId: task.agentId,
-          data: { from, to: input.identityGrant, status: task.status },
-        });
+        await appendAuditPg(sql, grantAudit(task, grant));
         return { row, wake: undefined, freed: null };
       }
       case "retry": {
-        if (task.status !== "failed" && task.status !== "cancelled") {
-          throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
-            status: task.status,
-          });
-        }
+        assertRetryable(task);
         const home = await homeOfPg(sql, task);
         const target =
           home.status === "pending" ? await sql.get<{ name: string }>(`SELECT "name" FROM "Agent" WHERE "id" = $1`, [home.agentId]) : null;
@@ -308,7 +217,7 @@ export async function patchTaskPg({ id, input, actor }: { id: string; input: Pat
           reset: true,
         });
         const row = await readTaskPg(sql, id);
-        await moveAudit(sql, task, home, "task.retried", actor);
+        await appendAuditPg(sql, moveAudit(task, home, "task.retried", actor));
         return { row, wake: { agentId: home.agentId }, freed: null };
       }
     }

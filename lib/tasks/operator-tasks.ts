@@ -5,7 +5,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { z } from "zod";
-import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import { type Actor, type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import {
   type CreateTaskBody,
   FINISHED_STATUSES,
@@ -22,12 +22,14 @@ import { announceTasks } from "./dispatch";
 import { finishTaskSync } from "./task-finish";
 import {
   type EventRow,
+  eventActor,
   homeOf,
   insertTaskEvent,
   newId,
   readTask,
   TASK_COLUMNS,
   TASK_FROM,
+  type TaskEventInput,
   type TaskRow,
   toEventDto,
   toTaskDto,
@@ -35,7 +37,7 @@ import {
 
 type ListQuery = z.infer<typeof listTasksQuerySchema>;
 
-const MAX_EVENTS = 1000;
+export const MAX_EVENTS = 1000;
 
 function isFinished(status: TaskStatus) {
   return (FINISHED_STATUSES as readonly string[]).includes(status);
@@ -116,10 +118,6 @@ function activeAgent(sqlite: Database.Database, agentId: string): { id: string; 
   return agent;
 }
 
-export function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
-}
-
 /** The run that ended, kept on the timeline before a retry clears the task's own fields (both stores). */
 export function keptRunEvent(task: TaskRow, actor: Actor, now: number) {
   return {
@@ -144,16 +142,61 @@ export function keptRunEvent(task: TaskRow, actor: Actor, now: number) {
   };
 }
 
+type NewTask = { id: string; status: TaskStatus; agent: { id: string; name: string } | null; tags: string[] };
+
+/** A new operator task (both stores): pending for its agent, else in the pool; its tags without repeats. */
+export function newTask(input: CreateTaskBody, agent: NewTask["agent"]): NewTask {
+  return { id: newId(), status: agent ? "pending" : "unassigned", agent, tags: [...new Set(input.tags)] };
+}
+
+/** Its Task columns from id to createdById, in the order of both stores' INSERT (createdAt and updatedAt follow). */
+export function newTaskValues({ id, status, agent, tags }: NewTask, input: CreateTaskBody, createdById: string | null) {
+  return [
+    id,
+    input.title,
+    input.description,
+    input.type,
+    JSON.stringify(tags),
+    input.priority,
+    status,
+    agent?.id ?? null,
+    // Empty means none, as for agentId.
+    input.parentTaskId || null,
+    input.timeLimitMinutes ?? null,
+    JSON.stringify(input.identityGrant),
+    createdById,
+  ];
+}
+
+/** The timeline event of an operator's new task (both stores: createTask, createTaskPg in operator-tasks.pg.ts). */
+export function createdEvent({ id, status, agent }: NewTask, actor: Actor, now: number): TaskEventInput {
+  return {
+    taskId: id,
+    type: "created",
+    toStatus: status,
+    message: agent ? `Created for ${agent.name}` : "Created in the pool",
+    actor: eventActor(actor),
+    at: now,
+  };
+}
+
+/** The audit entry of an operator's new task (both stores). */
+export function createdAudit({ id, status, agent, tags }: NewTask, input: CreateTaskBody, actor: Actor): AuditInput {
+  return {
+    actor,
+    action: "task.created",
+    targetType: "task",
+    targetId: id,
+    agentId: agent?.id ?? null,
+    data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
+  };
+}
+
+/** An operator's create call (both stores: createTask, createTaskPg in operator-tasks.pg.ts). */
+export type NewTaskCall = { input: CreateTaskBody; actor: Actor; createdById?: string | null };
+
 /** With an agent: pending for it. Without: unassigned, in the pool. */
-export async function createTask({
-  input,
-  actor,
-  createdById = null,
-}: {
-  input: CreateTaskBody;
-  actor: Actor;
-  createdById?: string | null;
-}): Promise<TaskDto> {
+export async function createTask({ input, actor, createdById = null }: NewTaskCall): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./operator-tasks.pg")).createTaskPg({ input, actor, createdById });
   const row = await writeTransaction((sqlite) => {
     const agent = input.agentId ? activeAgent(sqlite, input.agentId) : null;
@@ -161,50 +204,20 @@ export async function createTask({
       throw notFound("Parent task");
     }
     const now = Date.now();
-    const id = newId();
-    const status: TaskStatus = agent ? "pending" : "unassigned";
-    const tags = [...new Set(input.tags)];
+    const task = newTask(input, agent);
     prepare(
       sqlite,
       `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, parentTaskId, timeLimitMinutes, identityGrant,
          createdById, createdAt, updatedAt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.title,
-      input.description,
-      input.type,
-      JSON.stringify(tags),
-      input.priority,
-      status,
-      agent?.id ?? null,
-      // Empty means none, as for agentId.
-      input.parentTaskId || null,
-      input.timeLimitMinutes ?? null,
-      JSON.stringify(input.identityGrant),
-      createdById,
-      now,
-      now,
-    );
-    insertTaskEvent(sqlite, {
-      taskId: id,
-      type: "created",
-      toStatus: status,
-      message: agent ? `Created for ${agent.name}` : "Created in the pool",
-      actor: eventActor(actor),
-      at: now,
-    });
-    appendAuditSync(sqlite, {
-      actor,
-      action: "task.created",
-      targetType: "task",
-      targetId: id,
-      agentId: agent?.id ?? null,
-      data: { title: input.title, status, priority: input.priority, tags, identityGrant: input.identityGrant },
-    });
-    if (input.identityGrant.length > 0) recordGrant(sqlite, { taskId: id, from: [], to: input.identityGrant, actor, now });
+    ).run(...newTaskValues(task, input, createdById), now, now);
+    insertTaskEvent(sqlite, createdEvent(task, actor, now));
+    appendAuditSync(sqlite, createdAudit(task, input, actor));
+    if (input.identityGrant.length > 0) {
+      insertTaskEvent(sqlite, grantEvent({ taskId: task.id, from: [], to: input.identityGrant, actor, now }));
+    }
     recordTaskRollup(sqlite, { kind: "created", agentId: agent?.id ?? null, at: now });
-    const created = readTask(sqlite, id);
+    const created = readTask(sqlite, task.id);
     if (!created) throw new Error("created task vanished");
     return created;
   });
@@ -212,22 +225,24 @@ export async function createTask({
   return toTaskDto(row);
 }
 
-function assertNotFinished(task: TaskRow, action: string) {
+export function assertNotFinished(task: TaskRow, action: string) {
   if (isFinished(task.status)) {
     throw new ApiError("already_finished", `The task is already ${task.status}; it cannot be ${action}`, { status: task.status });
   }
 }
 
-function assertNotRunning(task: TaskRow, action: string) {
+export function assertNotRunning(task: TaskRow, action: string) {
   if (task.status === "in_progress") {
     throw new ApiError("conflict", `The task is in progress; cancel it first if it must be ${action}`, { status: task.status });
   }
 }
 
+type Destination = { status: TaskStatus; agentId: string | null };
+
 function moveTask(
   sqlite: Database.Database,
   task: TaskRow,
-  to: { status: TaskStatus; agentId: string | null },
+  to: Destination,
   {
     type,
     message,
@@ -245,7 +260,17 @@ function moveTask(
            lastActivityAt = NULL, lastActivity = NULL WHERE id = ?`
       : "UPDATE Task SET status = ?, agentId = ?, updatedAt = ? WHERE id = ?",
   ).run(to.status, to.agentId, now, task.id);
-  insertTaskEvent(sqlite, {
+  insertTaskEvent(sqlite, moveEvent(task, to, { type, message, actor, now }));
+  appendAuditSync(sqlite, moveAudit(task, to, action, actor));
+}
+
+/** The timeline event of an operator's move of a task (both stores: moveTask here and in operator-tasks.pg.ts). */
+export function moveEvent(
+  task: TaskRow,
+  to: Destination,
+  { type, message, actor, now }: { type: string; message: string; actor: Actor; now: number },
+): TaskEventInput {
+  return {
     taskId: task.id,
     type,
     fromStatus: task.status,
@@ -253,30 +278,57 @@ function moveTask(
     message,
     actor: eventActor(actor),
     at: now,
-  });
-  appendAuditSync(sqlite, {
+  };
+}
+
+/** The audit entry of an operator's move of a task (both stores). */
+export function moveAudit(task: TaskRow, to: Destination, action: string, actor: Actor): AuditInput {
+  return {
     actor,
     action,
     targetType: "task",
     targetId: task.id,
     agentId: to.agentId ?? task.agentId,
     data: { from: { status: task.status, agentId: task.agentId }, to },
-  });
+  };
 }
 
-/** A grant is an explicit request by a person: on the task's timeline and in the audit (the create audit carries the first one). */
-function recordGrant(
-  sqlite: Database.Database,
-  { taskId, from, to, actor, now }: { taskId: string; from: string[]; to: string[]; actor: Actor; now: number },
-) {
-  insertTaskEvent(sqlite, {
+export type Grant = { taskId: string; from: string[]; to: string[]; actor: Actor; now: number };
+
+/**
+ * A grant is an explicit request by a person: on the task's timeline (this event, both
+ * stores) and in the audit (`grantAudit`; the create audit carries the first one).
+ */
+export function grantEvent({ taskId, from, to, actor, now }: Grant): TaskEventInput {
+  return {
     taskId,
     type: "grant",
     message: to.length > 0 ? `Identity rights granted: ${to.join(", ")}` : "Identity rights withdrawn",
     data: { from, to },
     actor: eventActor(actor),
     at: now,
-  });
+  };
+}
+
+/** The audit entry of a grant that changes a task's identity rights (both stores). */
+export function grantAudit(task: TaskRow, { from, to, actor }: Grant): AuditInput {
+  return {
+    actor,
+    action: "task.identity_granted",
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: { from, to, status: task.status },
+  };
+}
+
+/** Only a failed or cancelled task can be retried (both stores). */
+export function assertRetryable(task: TaskRow) {
+  if (task.status !== "failed" && task.status !== "cancelled") {
+    throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
+      status: task.status,
+    });
+  }
 }
 
 /** cancel | reassign | unassign (return to the pool, or accept an offered task into it) | retry | grant (identity rights). */
@@ -327,25 +379,14 @@ export async function patchTask({ id, input, actor }: { id: string; input: Patch
       }
       case "grant": {
         assertNotFinished(task, "given identity rights");
-        const from = JSON.parse(task.identityGrant) as string[];
+        const grant = { taskId: id, from: JSON.parse(task.identityGrant) as string[], to: input.identityGrant, actor, now };
         prepare(sqlite, "UPDATE Task SET identityGrant = ?, updatedAt = ? WHERE id = ?").run(JSON.stringify(input.identityGrant), now, id);
-        recordGrant(sqlite, { taskId: id, from, to: input.identityGrant, actor, now });
-        appendAuditSync(sqlite, {
-          actor,
-          action: "task.identity_granted",
-          targetType: "task",
-          targetId: id,
-          agentId: task.agentId,
-          data: { from, to: input.identityGrant, status: task.status },
-        });
+        insertTaskEvent(sqlite, grantEvent(grant));
+        appendAuditSync(sqlite, grantAudit(task, grant));
         return { row: readTask(sqlite, id), wake: undefined, freed: null };
       }
       case "retry": {
-        if (task.status !== "failed" && task.status !== "cancelled") {
-          throw new ApiError("conflict", `Only a failed or cancelled task can be retried; this one is ${task.status}`, {
-            status: task.status,
-          });
-        }
+        assertRetryable(task);
         const home = homeOf(sqlite, task);
         const target =
           home.status === "pending" ? (prepare(sqlite, "SELECT name FROM Agent WHERE id = ?").get(home.agentId) as { name: string }) : null;

@@ -1,5 +1,6 @@
 // The PostgreSQL twin of task-finish.ts (finishTaskSync, requeueTaskSync,
-// attemptsExhaustedReason): the same writes, inside the caller's pgTransaction.
+// attemptsExhaustedReason): the same writes, inside the caller's pgTransaction;
+// their events, audit entries and the attempts' reason are built in task-finish.ts.
 // What differs: the caller has read `task` with readTaskForUpdatePg (task-rows.pg.ts),
 // so its row is locked and its status current; each UPDATE is still guarded by
 // that status (a transition applies once, or the transaction fails); rows are
@@ -9,16 +10,21 @@
 import "server-only";
 import type { Actor } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
-import type { TaskStatus } from "@/lib/contracts/tasks";
 import type { Sql } from "@/lib/pg";
-import { maxAttempts, retryBackoffMs } from "./settings";
-import type { Finish } from "./task-finish";
+import { retryBackoffMs } from "./settings";
+import {
+  attemptsReason,
+  type Finish,
+  finishAudit,
+  finishEvent,
+  type GiveBackEvent,
+  type Home,
+  type Requeue,
+  requeueAudit,
+  requeueEvent,
+} from "./task-finish";
 import type { TaskRow } from "./task-rows";
 import { endOpenSessionPg, homeOfPg, insertTaskEventPg, readTaskPg, recordTaskRollupPg, refreshAgentBusyPg } from "./task-rows.pg";
-
-function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
-}
 
 /** A guarded transition touched no row: the task moved on since the caller read it. */
 function moved(task: TaskRow): Error {
@@ -44,22 +50,7 @@ export async function finishTaskPg(sql: Sql, task: TaskRow, finish: Finish, acto
     ],
   );
   if (changed !== 1) throw moved(task);
-  const message =
-    finish.status === "completed"
-      ? "Completed"
-      : finish.status === "failed"
-        ? `Failed: ${finish.failureReason.slice(0, 500)}`
-        : `Cancelled${finish.reason ? `: ${finish.reason}` : ""}`;
-  await insertTaskEventPg(sql, {
-    taskId: task.id,
-    type: "status",
-    fromStatus: task.status,
-    toStatus: finish.status,
-    message,
-    data: durationMs === null ? {} : { durationMs },
-    actor: eventActor(actor),
-    at: now,
-  });
+  await insertTaskEventPg(sql, finishEvent(task, finish, actor, now, durationMs));
   if (task.status === "in_progress") {
     await endOpenSessionPg(sql, task.id, now, finish.status === "completed" ? finish.summary : null);
   }
@@ -68,28 +59,13 @@ export async function finishTaskPg(sql: Sql, task: TaskRow, finish: Finish, acto
   await recordTaskRollupPg(sql, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
   const after = await readTaskPg(sql, task.id);
   if (!after) throw new Error("finished task vanished");
-  await appendAuditPg(sql, {
-    actor,
-    action: `task.${finish.status}`,
-    targetType: "task",
-    targetId: task.id,
-    agentId: task.agentId,
-    data: {
-      from: task.status,
-      ...(durationMs === null ? {} : { durationMs }),
-      ...(finish.status === "failed" ? { failureReason: finish.failureReason.slice(0, 500) } : {}),
-      ...(finish.status === "cancelled" && finish.reason ? { reason: finish.reason } : {}),
-    },
-  });
+  await appendAuditPg(sql, finishAudit(task, finish, actor, durationMs));
   return after;
 }
 
 /** requeueTaskSync on this store: gives an in-progress task back to its agent or the pool. */
-export async function requeueTaskPg(
-  sql: Sql,
-  task: TaskRow,
-  { type, reason, action, actor, now }: { type: "released" | "stalled"; reason: string; action: string; actor: Actor; now: number },
-): Promise<{ row: TaskRow; home: { status: TaskStatus; agentId: string | null } }> {
+export async function requeueTaskPg(sql: Sql, task: TaskRow, requeue: Requeue): Promise<{ row: TaskRow; home: Home }> {
+  const { type, now } = requeue;
   const home = await homeOfPg(sql, task);
   const retryAt = type === "released" ? now + retryBackoffMs(task.attempts) : null;
   const changed = await sql.run(
@@ -100,46 +76,19 @@ export async function requeueTaskPg(
   );
   if (changed !== 1) throw moved(task);
   await endOpenSessionPg(sql, task.id, now, null);
-  const destination = home.status === "pending" ? "back to its agent" : "back to the pool";
-  await insertTaskEventPg(sql, {
-    taskId: task.id,
-    type,
-    fromStatus: task.status,
-    toStatus: home.status,
-    message: `${reason} (attempt ${task.attempts} of ${maxAttempts()}); ${destination}`,
-    data: { attempt: task.attempts, previousAgentId: task.agentId, reason: reason.slice(0, 2000), retryAt },
-    actor: eventActor(actor),
-    at: now,
-  });
+  await insertTaskEventPg(sql, requeueEvent(task, home, requeue, retryAt));
   if (task.agentId) await refreshAgentBusyPg(sql, task.agentId, now);
   const row = await readTaskPg(sql, task.id);
   if (!row) throw new Error("requeued task vanished");
-  await appendAuditPg(sql, {
-    actor,
-    action,
-    targetType: "task",
-    targetId: task.id,
-    agentId: task.agentId,
-    data: { to: home.status, attempt: task.attempts, reason: reason.slice(0, 500) },
-  });
+  await appendAuditPg(sql, requeueAudit(task, home, requeue));
   return { row, home };
 }
 
 /** attemptsExhaustedReason on this store. */
 export async function attemptsExhaustedReasonPg(sql: Sql, task: TaskRow, lastReason: string): Promise<string> {
-  const limit = maxAttempts();
-  const events = await sql.all<{ message: string; data: string | null }>(
+  const events = await sql.all<GiveBackEvent>(
     `SELECT "message", "data" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" IN ('released', 'stalled') ORDER BY "id" DESC LIMIT $2`,
     [task.id, Math.max(0, task.attempts - 1)],
   );
-  const earlier = events.reverse().map((event) => {
-    const data = event.data ? (JSON.parse(event.data) as { attempt?: number; reason?: string }) : {};
-    return `- attempt ${data.attempt ?? "?"}: ${(data.reason ?? event.message).split("\n")[0]!.slice(0, 500)}`;
-  });
-  return [
-    `Gave up after ${task.attempts} attempt${task.attempts === 1 ? "" : "s"} (limit ${limit}):`,
-    ...earlier,
-    `- attempt ${task.attempts}: ${lastReason.split("\n")[0]!.slice(0, 500)}`,
-    ...(lastReason.includes("\n") ? ["", `Last attempt in full:\n${lastReason.slice(0, 4000)}`] : []),
-  ].join("\n");
+  return attemptsReason(task, events, lastReason);
 }

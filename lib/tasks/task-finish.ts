@@ -4,21 +4,63 @@
 // freed work and index outcomes after the commit.
 import "server-only";
 import type Database from "better-sqlite3";
-import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import { type Actor, type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { TaskStatus } from "@/lib/contracts/tasks";
 import { prepare } from "@/lib/db";
 import { indexTaskOutcome } from "@/lib/memory/task-memories";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { maxAttempts, retryBackoffMs } from "./settings";
-import { endOpenSession, homeOf, insertTaskEvent, readTask, refreshAgentBusy, type TaskRow } from "./task-rows";
+import {
+  endOpenSession,
+  eventActor,
+  homeOf,
+  insertTaskEvent,
+  readTask,
+  refreshAgentBusy,
+  type TaskEventInput,
+  type TaskRow,
+} from "./task-rows";
 
 export type Finish =
   | { status: "completed"; output: string; summary: string | null }
   | { status: "failed"; failureReason: string; output: string | null }
   | { status: "cancelled"; reason: string | null };
 
-function eventActor(actor: Actor) {
-  return { type: actor.type, id: actor.id };
+/** The timeline event of a finish (both stores: finishTaskSync, finishTaskPg in task-finish.pg.ts). */
+export function finishEvent(task: TaskRow, finish: Finish, actor: Actor, now: number, durationMs: number | null): TaskEventInput {
+  const message =
+    finish.status === "completed"
+      ? "Completed"
+      : finish.status === "failed"
+        ? `Failed: ${finish.failureReason.slice(0, 500)}`
+        : `Cancelled${finish.reason ? `: ${finish.reason}` : ""}`;
+  return {
+    taskId: task.id,
+    type: "status",
+    fromStatus: task.status,
+    toStatus: finish.status,
+    message,
+    data: durationMs === null ? {} : { durationMs },
+    actor: eventActor(actor),
+    at: now,
+  };
+}
+
+/** The audit entry of a finish (both stores). */
+export function finishAudit(task: TaskRow, finish: Finish, actor: Actor, durationMs: number | null): AuditInput {
+  return {
+    actor,
+    action: `task.${finish.status}`,
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: {
+      from: task.status,
+      ...(durationMs === null ? {} : { durationMs }),
+      ...(finish.status === "failed" ? { failureReason: finish.failureReason.slice(0, 500) } : {}),
+      ...(finish.status === "cancelled" && finish.reason ? { reason: finish.reason } : {}),
+    },
+  };
 }
 
 /** Writes a finish inside the caller's transaction; `task` is the row read in it. */
@@ -38,43 +80,48 @@ export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish:
     finish.status === "failed" ? finish.failureReason : finish.status === "cancelled" ? task.failureReason : null,
     task.id,
   );
-  const message =
-    finish.status === "completed"
-      ? "Completed"
-      : finish.status === "failed"
-        ? `Failed: ${finish.failureReason.slice(0, 500)}`
-        : `Cancelled${finish.reason ? `: ${finish.reason}` : ""}`;
-  insertTaskEvent(sqlite, {
-    taskId: task.id,
-    type: "status",
-    fromStatus: task.status,
-    toStatus: finish.status,
-    message,
-    data: durationMs === null ? {} : { durationMs },
-    actor: eventActor(actor),
-    at: now,
-  });
+  insertTaskEvent(sqlite, finishEvent(task, finish, actor, now, durationMs));
   if (task.status === "in_progress") {
     endOpenSession(sqlite, task.id, now, finish.status === "completed" ? finish.summary : null);
   }
-  appendAuditSync(sqlite, {
-    actor,
-    action: `task.${finish.status}`,
-    targetType: "task",
-    targetId: task.id,
-    agentId: task.agentId,
-    data: {
-      from: task.status,
-      ...(durationMs === null ? {} : { durationMs }),
-      ...(finish.status === "failed" ? { failureReason: finish.failureReason.slice(0, 500) } : {}),
-      ...(finish.status === "cancelled" && finish.reason ? { reason: finish.reason } : {}),
-    },
-  });
+  appendAuditSync(sqlite, finishAudit(task, finish, actor, durationMs));
   recordTaskRollup(sqlite, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
   if (task.agentId && task.status === "in_progress") refreshAgentBusy(sqlite, task.agentId, now);
   const after = readTask(sqlite, task.id);
   if (!after) throw new Error("finished task vanished");
   return after;
+}
+
+/** A give-back (release) or a stall: what requeueTaskSync and requeueTaskPg (task-finish.pg.ts) are told. */
+export type Requeue = { type: "released" | "stalled"; reason: string; action: string; actor: Actor; now: number };
+
+export type Home = { status: TaskStatus; agentId: string | null };
+
+/** The timeline event of a requeue (both stores). */
+export function requeueEvent(task: TaskRow, home: Home, { type, reason, actor, now }: Requeue, retryAt: number | null): TaskEventInput {
+  const destination = home.status === "pending" ? "back to its agent" : "back to the pool";
+  return {
+    taskId: task.id,
+    type,
+    fromStatus: task.status,
+    toStatus: home.status,
+    message: `${reason} (attempt ${task.attempts} of ${maxAttempts()}); ${destination}`,
+    data: { attempt: task.attempts, previousAgentId: task.agentId, reason: reason.slice(0, 2000), retryAt },
+    actor: eventActor(actor),
+    at: now,
+  };
+}
+
+/** The audit entry of a requeue (both stores). */
+export function requeueAudit(task: TaskRow, home: Home, { reason, action, actor }: Requeue): AuditInput {
+  return {
+    actor,
+    action,
+    targetType: "task",
+    targetId: task.id,
+    agentId: task.agentId,
+    data: { to: home.status, attempt: task.attempts, reason: reason.slice(0, 500) },
+  };
 }
 
 /**
@@ -83,11 +130,8 @@ export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish:
  * agent whose attempt it was waits out a backoff before it gets the task again
  * (another agent may take a pool task at once: dispatch.ts).
  */
-export function requeueTaskSync(
-  sqlite: Database.Database,
-  task: TaskRow,
-  { type, reason, action, actor, now }: { type: "released" | "stalled"; reason: string; action: string; actor: Actor; now: number },
-): { row: TaskRow; home: { status: TaskStatus; agentId: string | null } } {
+export function requeueTaskSync(sqlite: Database.Database, task: TaskRow, requeue: Requeue): { row: TaskRow; home: Home } {
+  const { type, now } = requeue;
   const home = homeOf(sqlite, task);
   // A give-back waits out a backoff for this agent; a stall (its worker died) does not: a restarted worker may go on at once.
   const retryAt = type === "released" ? now + retryBackoffMs(task.attempts) : null;
@@ -98,25 +142,8 @@ export function requeueTaskSync(
      WHERE id = ?`,
   ).run(home.status, home.agentId, now, retryAt, task.agentId, task.id);
   endOpenSession(sqlite, task.id, now, null);
-  const destination = home.status === "pending" ? "back to its agent" : "back to the pool";
-  insertTaskEvent(sqlite, {
-    taskId: task.id,
-    type,
-    fromStatus: task.status,
-    toStatus: home.status,
-    message: `${reason} (attempt ${task.attempts} of ${maxAttempts()}); ${destination}`,
-    data: { attempt: task.attempts, previousAgentId: task.agentId, reason: reason.slice(0, 2000), retryAt },
-    actor: eventActor(actor),
-    at: now,
-  });
-  appendAuditSync(sqlite, {
-    actor,
-    action,
-    targetType: "task",
-    targetId: task.id,
-    agentId: task.agentId,
-    data: { to: home.status, attempt: task.attempts, reason: reason.slice(0, 500) },
-  });
+  insertTaskEvent(sqlite, requeueEvent(task, home, requeue, retryAt));
+  appendAuditSync(sqlite, requeueAudit(task, home, requeue));
   if (task.agentId) refreshAgentBusy(sqlite, task.agentId, now);
   const row = readTask(sqlite, task.id);
   if (!row) throw new Error("requeued task vanished");
@@ -129,18 +156,25 @@ export function requeueTaskSync(
  * the task explains itself without opening the timeline.
  */
 export function attemptsExhaustedReason(sqlite: Database.Database, task: TaskRow, lastReason: string): string {
+  const events = prepare(
+    sqlite,
+    "SELECT message, data FROM TaskEvent WHERE taskId = ? AND type IN ('released', 'stalled') ORDER BY id DESC LIMIT ?",
+  ).all(task.id, Math.max(0, task.attempts - 1)) as GiveBackEvent[];
+  return attemptsReason(task, events, lastReason);
+}
+
+export type GiveBackEvent = { message: string; data: string | null };
+
+/**
+ * attemptsExhaustedReason from the task's earlier give-back and stall events, newest first
+ * (both stores read them: attemptsExhaustedReasonPg in task-finish.pg.ts).
+ */
+export function attemptsReason(task: TaskRow, newestFirst: GiveBackEvent[], lastReason: string): string {
   const limit = maxAttempts();
-  const earlier = (
-    prepare(
-      sqlite,
-      "SELECT message, data FROM TaskEvent WHERE taskId = ? AND type IN ('released', 'stalled') ORDER BY id DESC LIMIT ?",
-    ).all(task.id, Math.max(0, task.attempts - 1)) as Array<{ message: string; data: string | null }>
-  )
-    .reverse()
-    .map((event) => {
-      const data = event.data ? (JSON.parse(event.data) as { attempt?: number; reason?: string }) : {};
-      return `- attempt ${data.attempt ?? "?"}: ${(data.reason ?? event.message).split("\n")[0]!.slice(0, 500)}`;
-    });
+  const earlier = [...newestFirst].reverse().map((event) => {
+    const data = event.data ? (JSON.parse(event.data) as { attempt?: number; reason?: string }) : {};
+    return `- attempt ${data.attempt ?? "?"}: ${(data.reason ?? event.message).split("\n")[0]!.slice(0, 500)}`;
+  });
   return [
     `Gave up after ${task.attempts} attempt${task.attempts === 1 ? "" : "s"} (limit ${limit}):`,
     ...earlier,

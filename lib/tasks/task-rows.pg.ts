@@ -6,7 +6,7 @@
 // the *.pg.ts files of lib/tasks starts with it). The DTO helpers stay in task-rows.ts.
 import "server-only";
 import type { Sql } from "@/lib/pg";
-import type { EventActor, TaskRow } from "./task-rows";
+import { type TaskEventInput, type TaskRow, taskEventValues } from "./task-rows";
 
 /** Selects a TaskRow: `FROM "Task" t LEFT JOIN "Agent" a ON a."id" = t."agentId"` (TASK_COLUMNS of task-rows.ts). */
 export const TASK_COLUMNS_PG = `t."id", t."title", t."description", t."type", t."tags", t."priority", t."status", t."agentId",
@@ -29,33 +29,11 @@ export function readTaskForUpdatePg(sql: Sql, id: string): Promise<TaskRow | und
   return sql.get<TaskRow>(`SELECT ${TASK_COLUMNS_PG} ${TASK_FROM_PG} WHERE t."id" = $1 FOR NO KEY UPDATE OF t`, [id]);
 }
 
-export async function insertTaskEventPg(
-  sql: Sql,
-  event: {
-    taskId: string;
-    type: string;
-    fromStatus?: string | null;
-    toStatus?: string | null;
-    message?: string;
-    data?: Record<string, unknown>;
-    actor: EventActor;
-    at: number;
-  },
-): Promise<void> {
+export async function insertTaskEventPg(sql: Sql, event: TaskEventInput): Promise<void> {
   await sql.run(
     `INSERT INTO "TaskEvent" ("taskId", "type", "fromStatus", "toStatus", "message", "data", "actorType", "actorId", "createdAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      event.taskId,
-      event.type,
-      event.fromStatus ?? null,
-      event.toStatus ?? null,
-      event.message ?? "",
-      JSON.stringify(event.data ?? {}),
-      event.actor.type,
-      event.actor.id,
-      new Date(event.at),
-    ],
+    [...taskEventValues(event), new Date(event.at)],
   );
 }
 

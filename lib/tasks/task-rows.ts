@@ -5,6 +5,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
+import type { Actor } from "@/lib/audit/audit-log";
 import type { TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
 import { prepare } from "@/lib/db";
 import { maxAttempts } from "./settings";
@@ -121,24 +122,26 @@ export function toEventDto(row: EventRow): TaskEventDto {
 
 export type EventActor = { type: string; id: string | null };
 
-export function insertTaskEvent(
-  sqlite: Database.Database,
-  event: {
-    taskId: string;
-    type: string;
-    fromStatus?: string | null;
-    toStatus?: string | null;
-    message?: string;
-    data?: Record<string, unknown>;
-    actor: EventActor;
-    at: number;
-  },
-): void {
-  prepare(
-    sqlite,
-    `INSERT INTO TaskEvent (taskId, type, fromStatus, toStatus, message, data, actorType, actorId, createdAt)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+/** The actor of a task event: the audit actor without its label. */
+export function eventActor(actor: Actor): EventActor {
+  return { type: actor.type, id: actor.id };
+}
+
+/** One task event, as both stores write it (insertTaskEvent here, insertTaskEventPg in task-rows.pg.ts). */
+export type TaskEventInput = {
+  taskId: string;
+  type: string;
+  fromStatus?: string | null;
+  toStatus?: string | null;
+  message?: string;
+  data?: Record<string, unknown>;
+  actor: EventActor;
+  at: number;
+};
+
+/** The event's columns from taskId to actorId, defaults filled in; `createdAt` (the event's `at`) follows them in both stores. */
+export function taskEventValues(event: TaskEventInput) {
+  return [
     event.taskId,
     event.type,
     event.fromStatus ?? null,
@@ -147,8 +150,15 @@ export function insertTaskEvent(
     JSON.stringify(event.data ?? {}),
     event.actor.type,
     event.actor.id,
-    event.at,
-  );
+  ];
+}
+
+export function insertTaskEvent(sqlite: Database.Database, event: TaskEventInput): void {
+  prepare(
+    sqlite,
+    `INSERT INTO TaskEvent (taskId, type, fromStatus, toStatus, message, data, actorType, actorId, createdAt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(...taskEventValues(event), event.at);
 }
 
 /** Ends the task's open session (one agent run), if any. */

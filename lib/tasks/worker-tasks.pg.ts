@@ -8,38 +8,32 @@
 import "server-only";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
-import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
-import { ApiError, notFound } from "@/lib/errors";
+import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
 import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
-import { type Finish, indexOutcomeSafely } from "./task-finish";
+import { indexOutcomeSafely } from "./task-finish";
 import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
 import { newId, type TaskRow, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskForUpdatePg, readTaskPg, recordTaskRollupPg } from "./task-rows.pg";
-
-function workerActor(principal: WorkerPrincipal) {
-  return { type: "worker" as const, id: principal.agent.id, label: principal.agent.name };
-}
+import {
+  assertRunning,
+  type Heartbeat,
+  ownedTask,
+  progressAudit,
+  proposedAudit,
+  proposedEvent,
+  releaseRequeue,
+  type WorkerFinish,
+  type WorkerProposal,
+  type WorkerRelease,
+  workerActor,
+} from "./worker-tasks";
 
 /** ownTaskSync on this store: the task, locked, if this agent holds it (404 unknown, 403 someone else's). */
 export async function ownTaskPg(sql: Sql, principal: WorkerPrincipal, taskId: string, { lock = true } = {}): Promise<TaskRow> {
-  const task = lock ? await readTaskForUpdatePg(sql, taskId) : await readTaskPg(sql, taskId);
-  if (!task) throw notFound("Task");
-  if (task.agentId !== principal.agent.id) throw new ApiError("forbidden", "This task belongs to another agent (or to the pool)");
-  return task;
-}
-
-function assertRunning(task: TaskRow) {
-  if ((FINISHED_STATUSES as readonly string[]).includes(task.status)) {
-    throw new ApiError("already_finished", `The task is already ${task.status}`, { status: task.status });
-  }
-  if (task.status !== "in_progress") {
-    throw new ApiError("conflict", `The task is ${task.status}, not in progress: it was given back; poll for work again`, {
-      status: task.status,
-    });
-  }
+  return ownedTask(lock ? await readTaskForUpdatePg(sql, taskId) : await readTaskPg(sql, taskId), principal);
 }
 
 const lastSeenWritten = new Map<string, number>();
@@ -54,12 +48,7 @@ export function heartbeatTaskPg({
   taskId,
   progress,
   lastActivity,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  progress?: string;
-  lastActivity?: { at: string; what: string };
-}): Promise<{ cancelled: boolean; status: TaskStatus }> {
+}: Heartbeat): Promise<{ cancelled: boolean; status: TaskStatus }> {
   return pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     const now = Date.now();
@@ -76,30 +65,13 @@ export function heartbeatTaskPg({
     );
     if (note) {
       await insertTaskEventPg(sql, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
-      await appendAuditPg(sql, {
-        actor: workerActor(principal),
-        action: "task.progress",
-        targetType: "task",
-        targetId: taskId,
-        agentId: principal.agent.id,
-        data: { progress: note.slice(0, 200) },
-      });
+      await appendAuditPg(sql, progressAudit(principal, taskId, note));
     }
     return { cancelled: false, status: "in_progress" as const };
   });
 }
 
-export async function finishByWorkerPg({
-  principal,
-  taskId,
-  finish,
-  session,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  finish: Extract<Finish, { status: "completed" | "failed" }>;
-  session?: SessionTranscriptBody;
-}): Promise<TaskDto> {
+export async function finishByWorkerPg({ principal, taskId, finish, session }: WorkerFinish): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
@@ -113,32 +85,17 @@ export async function finishByWorkerPg({
   return toTaskDto(row);
 }
 
-export async function releaseByWorkerPg({
-  principal,
-  taskId,
-  reason,
-}: {
-  principal: WorkerPrincipal;
-  taskId: string;
-  reason: string;
-}): Promise<TaskDto> {
+export async function releaseByWorkerPg({ principal, taskId, reason }: WorkerRelease): Promise<TaskDto> {
   const { row, wake } = await pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
-    const now = Date.now();
-    const given = `Given back by ${principal.agent.name}: ${reason}`;
+    const release = releaseRequeue(principal, reason, Date.now());
     if (task.attempts >= maxAttempts()) {
-      const failureReason = await attemptsExhaustedReasonPg(sql, task, given);
-      const failed = await finishTaskPg(sql, task, { status: "failed", failureReason, output: null }, workerActor(principal), now);
+      const failureReason = await attemptsExhaustedReasonPg(sql, task, release.reason);
+      const failed = await finishTaskPg(sql, task, { status: "failed", failureReason, output: null }, release.actor, release.now);
       return { row: failed, wake: principal.agent.id as string | null };
     }
-    const { row, home } = await requeueTaskPg(sql, task, {
-      type: "released",
-      reason: given,
-      action: "task.released",
-      actor: workerActor(principal),
-      now,
-    });
+    const { row, home } = await requeueTaskPg(sql, task, release);
     return { row, wake: home.agentId };
   });
   announceTasks({ agentId: wake });
@@ -146,13 +103,7 @@ export async function releaseByWorkerPg({
   return toTaskDto(row);
 }
 
-export async function createTaskByWorkerPg({
-  principal,
-  input,
-}: {
-  principal: WorkerPrincipal;
-  input: { title: string; description: string; tags: string[]; type?: string };
-}): Promise<TaskDto> {
+export async function createTaskByWorkerPg({ principal, input }: WorkerProposal): Promise<TaskDto> {
   const row = await pgTransaction(async (sql) => {
     const now = Date.now();
     const at = new Date(now);
@@ -163,25 +114,11 @@ export async function createTaskByWorkerPg({
        VALUES ($1, $2, $3, $4, $5, 0, 'offered', NULL, $6, $7, $7)`,
       [id, input.title, input.description, input.type ?? "task", JSON.stringify(tags), principal.agent.id, at],
     );
-    await insertTaskEventPg(sql, {
-      taskId: id,
-      type: "created",
-      toStatus: "offered",
-      message: `Proposed by ${principal.agent.name}; waiting for an operator to accept it`,
-      actor: { type: "worker", id: principal.agent.id },
-      at: now,
-    });
+    await insertTaskEventPg(sql, proposedEvent(principal, id, now));
     await recordTaskRollupPg(sql, { kind: "created", agentId: null, at: now });
     const created = await readTaskPg(sql, id);
     if (!created) throw new Error("created task vanished");
-    await appendAuditPg(sql, {
-      actor: workerActor(principal),
-      action: "task.created",
-      targetType: "task",
-      targetId: id,
-      agentId: principal.agent.id,
-      data: { title: input.title, status: "offered", tags },
-    });
+    await appendAuditPg(sql, proposedAudit(principal, id, input.title, tags));
     return created;
   });
   return toTaskDto(row);
