@@ -7,15 +7,13 @@
 // audit chain's lock is held only briefly.
 import "server-only";
 import type { AuditInput } from "@/lib/audit/audit-log";
-import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { AlertDto } from "@/lib/contracts/metrics";
 import { agentNamesPg, readRollupsPg } from "@/lib/metrics/task-metrics.pg";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
-import { newId } from "@/lib/schedules/ids";
 import { readAlertConfigPg } from "./alert-config.pg";
-import { type AlertRow, alertWindow, isFiring, measureRows, SCOPE_KEY, toDto } from "./alerts";
+import { type AlertRow, alertSteps, alertWindow, firedAlert, measureRows, resolvedAlert, SCOPE_KEY, toDto } from "./alerts";
 import { sendAlertWebhook } from "./webhook";
 
 const COLUMNS = `"id", "scope", "agentId", "windowDays", "threshold", "failureRate", "failed", "total", "firedAt", "resolvedAt"`;
@@ -35,72 +33,37 @@ export async function evaluateAlertsPg({ clock = systemClock }: { clock?: Clock 
     const audits: AuditInput[] = [];
     const fired: AlertDto[] = [];
     const resolved: AlertDto[] = [];
-    const seen = new Set<string>();
-    const resolve = async (row: AlertRow, current: { failed: number; total: number; rate: number }) => {
-      await sql.run(`UPDATE "Alert" SET "resolvedAt" = $1, "failureRate" = $2, "failed" = $3, "total" = $4 WHERE "id" = $5`, [
-        new Date(now),
-        current.rate,
-        current.failed,
-        current.total,
-        row.id,
-      ]);
-      const dto = toDto({ ...row, resolvedAt: now, failureRate: current.rate, failed: current.failed, total: current.total }, names);
-      audits.push({
-        actor: SYSTEM_ACTOR,
-        action: "alert.resolved",
-        targetType: "alert",
-        targetId: row.id,
-        agentId: row.agentId,
-        data: { ...dto },
-      });
-      resolved.push(dto);
-    };
-    for (const m of measureRows(await readRollupsPg(sql, alertWindow(config, now)))) {
-      const key = SCOPE_KEY(m.scope, m.agentId);
-      seen.add(key);
-      const existing = open.get(key);
-      const rate = m.total > 0 ? m.failed / m.total : 0;
-      if (isFiring(m, config)) {
-        if (existing) {
-          await sql.run(`UPDATE "Alert" SET "failureRate" = $1, "failed" = $2, "total" = $3 WHERE "id" = $4`, [
-            rate,
-            m.failed,
-            m.total,
-            existing.id,
-          ]);
-          continue;
-        }
-        const row: AlertRow = {
-          id: newId(),
-          ...m,
-          windowDays: config.windowDays,
-          threshold: config.threshold,
-          failureRate: rate,
-          firedAt: now,
-          resolvedAt: null,
-        };
+    const measures = measureRows(await readRollupsPg(sql, alertWindow(config, now)));
+    for (const step of alertSteps(measures, open, config)) {
+      const { current } = step;
+      if (step.kind === "update") {
+        await sql.run(`UPDATE "Alert" SET "failureRate" = $1, "failed" = $2, "total" = $3 WHERE "id" = $4`, [
+          current.rate,
+          current.failed,
+          current.total,
+          step.alert.id,
+        ]);
+      } else if (step.kind === "fire") {
+        const { row, dto, audit } = firedAlert(step, config, now, names);
         await sql.run(
           `INSERT INTO "Alert" ("id", "scope", "agentId", "windowDays", "threshold", "failureRate", "failed", "total", "firedAt")
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [row.id, row.scope, row.agentId, row.windowDays, row.threshold, row.failureRate, row.failed, row.total, new Date(now)],
         );
-        const dto = toDto(row, names);
-        audits.push({
-          actor: SYSTEM_ACTOR,
-          action: "alert.fired",
-          targetType: "alert",
-          targetId: row.id,
-          agentId: m.agentId,
-          data: { ...dto },
-        });
+        audits.push(audit);
         fired.push(dto);
-      } else if (existing) {
-        await resolve(existing, { ...m, rate });
+      } else {
+        await sql.run(`UPDATE "Alert" SET "resolvedAt" = $1, "failureRate" = $2, "failed" = $3, "total" = $4 WHERE "id" = $5`, [
+          new Date(now),
+          current.rate,
+          current.failed,
+          current.total,
+          step.alert.id,
+        ]);
+        const { dto, audit } = resolvedAlert(step.alert, current, now, names);
+        audits.push(audit);
+        resolved.push(dto);
       }
-    }
-    // Open alerts of agents with no tasks left in the window.
-    for (const [key, existing] of open) {
-      if (!seen.has(key)) await resolve(existing, { failed: 0, total: 0, rate: 0 });
     }
     for (const audit of audits) await appendAuditPg(sql, audit);
     return { config, fired, resolved };

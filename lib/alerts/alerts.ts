@@ -5,7 +5,7 @@
 // or the window no longer holds the minimum number of tasks.
 import "server-only";
 import type Database from "better-sqlite3";
-import { appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
+import { type AuditInput, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import type { AlertDto } from "@/lib/contracts/metrics";
 import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { addDays, dayRange } from "@/lib/metrics/range";
@@ -79,6 +79,69 @@ export function toDto(row: AlertRow, names: Map<string, string>): AlertDto {
   };
 }
 
+/** An alert's failures, total and rate as measured now. */
+export type AlertNumbers = { failed: number; total: number; rate: number };
+
+/** One step of an evaluation (both stores): a firing alert's numbers updated, a new alert opened, or an alert resolved. */
+export type AlertStep =
+  | { kind: "update"; alert: AlertRow; current: AlertNumbers }
+  | { kind: "fire"; measure: Measure; current: AlertNumbers }
+  | { kind: "resolve"; alert: AlertRow; current: AlertNumbers };
+
+/** What an evaluation does with the open alerts (by SCOPE_KEY) given the window's measures, in order (both stores). */
+export function alertSteps(measures: Measure[], open: Map<string, AlertRow>, config: AlertConfig): AlertStep[] {
+  const steps: AlertStep[] = [];
+  const seen = new Set<string>();
+  for (const m of measures) {
+    const key = SCOPE_KEY(m.scope, m.agentId);
+    seen.add(key);
+    const existing = open.get(key);
+    const current = { failed: m.failed, total: m.total, rate: m.total > 0 ? m.failed / m.total : 0 };
+    if (isFiring(m, config)) steps.push(existing ? { kind: "update", alert: existing, current } : { kind: "fire", measure: m, current });
+    else if (existing) steps.push({ kind: "resolve", alert: existing, current });
+  }
+  // Open alerts of agents with no tasks left in the window.
+  for (const [key, existing] of open) {
+    if (!seen.has(key)) steps.push({ kind: "resolve", alert: existing, current: { failed: 0, total: 0, rate: 0 } });
+  }
+  return steps;
+}
+
+function alertAudit(action: "alert.fired" | "alert.resolved", dto: AlertDto): AuditInput {
+  return { actor: SYSTEM_ACTOR, action, targetType: "alert", targetId: dto.id, agentId: dto.agentId, data: { ...dto } };
+}
+
+/** A new alert (both stores): its row, its DTO and its `alert.fired` audit input. */
+export function firedAlert(
+  step: { measure: Measure; current: AlertNumbers },
+  config: AlertConfig,
+  now: number,
+  names: Map<string, string>,
+): { row: AlertRow; dto: AlertDto; audit: AuditInput } {
+  const row: AlertRow = {
+    id: newId(),
+    ...step.measure,
+    windowDays: config.windowDays,
+    threshold: config.threshold,
+    failureRate: step.current.rate,
+    firedAt: now,
+    resolvedAt: null,
+  };
+  const dto = toDto(row, names);
+  return { row, dto, audit: alertAudit("alert.fired", dto) };
+}
+
+/** A resolved alert (both stores): its DTO and its `alert.resolved` audit input. */
+export function resolvedAlert(
+  row: AlertRow,
+  current: AlertNumbers,
+  now: number,
+  names: Map<string, string>,
+): { dto: AlertDto; audit: AuditInput } {
+  const dto = toDto({ ...row, resolvedAt: now, failureRate: current.rate, failed: current.failed, total: current.total }, names);
+  return { dto, audit: alertAudit("alert.resolved", dto) };
+}
+
 const OPEN_SQL =
   "SELECT id, scope, agentId, windowDays, threshold, failureRate, failed, total, firedAt, resolvedAt FROM Alert WHERE resolvedAt IS NULL";
 
@@ -92,78 +155,40 @@ export async function evaluateAlerts({ clock = systemClock }: { clock?: Clock } 
     const open = new Map((prepare(sqlite, OPEN_SQL).all() as AlertRow[]).map((row) => [SCOPE_KEY(row.scope, row.agentId), row]));
     const fired: AlertDto[] = [];
     const resolved: AlertDto[] = [];
-    const seen = new Set<string>();
-    for (const m of measure(sqlite, config, now)) {
-      const key = SCOPE_KEY(m.scope, m.agentId);
-      seen.add(key);
-      const existing = open.get(key);
-      const rate = m.total > 0 ? m.failed / m.total : 0;
-      if (isFiring(m, config)) {
-        if (existing) {
-          prepare(sqlite, "UPDATE Alert SET failureRate = ?, failed = ?, total = ? WHERE id = ?").run(rate, m.failed, m.total, existing.id);
-          continue;
-        }
-        const row: AlertRow = {
-          id: newId(),
-          ...m,
-          windowDays: config.windowDays,
-          threshold: config.threshold,
-          failureRate: rate,
-          firedAt: now,
-          resolvedAt: null,
-        };
+    for (const step of alertSteps(measure(sqlite, config, now), open, config)) {
+      const { current } = step;
+      if (step.kind === "update") {
+        prepare(sqlite, "UPDATE Alert SET failureRate = ?, failed = ?, total = ? WHERE id = ?").run(
+          current.rate,
+          current.failed,
+          current.total,
+          step.alert.id,
+        );
+      } else if (step.kind === "fire") {
+        const { row, dto, audit } = firedAlert(step, config, now, names);
         prepare(
           sqlite,
           "INSERT INTO Alert (id, scope, agentId, windowDays, threshold, failureRate, failed, total, firedAt) VALUES (@id, @scope, @agentId, @windowDays, @threshold, @failureRate, @failed, @total, @firedAt)",
         ).run(row);
-        const dto = toDto(row, names);
-        appendAuditSync(sqlite, {
-          actor: SYSTEM_ACTOR,
-          action: "alert.fired",
-          targetType: "alert",
-          targetId: row.id,
-          agentId: m.agentId,
-          data: { ...dto },
-        });
+        appendAuditSync(sqlite, audit);
         fired.push(dto);
-      } else if (existing) {
-        resolved.push(resolve(sqlite, existing, { ...m, rate }, now, names));
+      } else {
+        prepare(sqlite, "UPDATE Alert SET resolvedAt = ?, failureRate = ?, failed = ?, total = ? WHERE id = ?").run(
+          now,
+          current.rate,
+          current.failed,
+          current.total,
+          step.alert.id,
+        );
+        const { dto, audit } = resolvedAlert(step.alert, current, now, names);
+        appendAuditSync(sqlite, audit);
+        resolved.push(dto);
       }
-    }
-    // Open alerts of agents with no tasks left in the window.
-    for (const [key, existing] of open) {
-      if (!seen.has(key)) resolved.push(resolve(sqlite, existing, { failed: 0, total: 0, rate: 0 }, now, names));
     }
     return { config, fired, resolved };
   });
   for (const alert of result.fired) await sendAlertWebhook(alert);
   return result;
-}
-
-function resolve(
-  sqlite: Database.Database,
-  row: AlertRow,
-  current: { failed: number; total: number; rate: number },
-  now: number,
-  names: Map<string, string>,
-): AlertDto {
-  prepare(sqlite, "UPDATE Alert SET resolvedAt = ?, failureRate = ?, failed = ?, total = ? WHERE id = ?").run(
-    now,
-    current.rate,
-    current.failed,
-    current.total,
-    row.id,
-  );
-  const dto = toDto({ ...row, resolvedAt: now, failureRate: current.rate, failed: current.failed, total: current.total }, names);
-  appendAuditSync(sqlite, {
-    actor: SYSTEM_ACTOR,
-    action: "alert.resolved",
-    targetType: "alert",
-    targetId: row.id,
-    agentId: row.agentId,
-    data: { ...dto },
-  });
-  return dto;
 }
 
 /** GET /api/v1/alerts: the open alerts (and, with `recent`, those resolved in the last 7 days). */

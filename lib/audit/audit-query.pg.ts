@@ -4,20 +4,12 @@
 import "server-only";
 import type { AuditEventDto } from "@/lib/contracts/audit";
 import { pgSql } from "@/lib/pg";
-import { parseAuditData } from "./audit-query";
+import { type AuditFilter, type AuditRow, auditEvents, auditPage } from "./audit-query";
 import { describeTargetsPg } from "./audit-targets.pg";
-
-type Row = Omit<AuditEventDto, "createdAt" | "data" | "target"> & { createdAt: number; data: string };
 
 const INT4_MAX = 2_147_483_647;
 
-export async function listAuditEventsPg(filter: {
-  limit: number;
-  before?: number;
-  action?: string;
-  agentId?: string;
-  targetId?: string;
-}): Promise<{ events: AuditEventDto[]; nextBefore: number | null }> {
+export async function listAuditEventsPg(filter: AuditFilter): Promise<{ events: AuditEventDto[]; nextBefore: number | null }> {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -36,20 +28,11 @@ export async function listAuditEventsPg(filter: {
   if (filter.targetId) clauses.push(`"targetId" = ${param(filter.targetId)}`);
   const limit = param(filter.limit + 1);
   const sql = pgSql();
-  const rows = await sql.all<Row>(
+  const rows = await sql.all<AuditRow>(
     `SELECT "id", "createdAt", "actorType", "actorId", "actorLabel", "action", "targetType", "targetId", "agentId", "data", "hash"
      FROM "AuditEvent" ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""} ORDER BY "id" DESC LIMIT ${limit}`,
     params,
   );
-  const more = rows.length > filter.limit;
-  const page = (more ? rows.slice(0, filter.limit) : rows).map((row) => ({ ...row, data: parseAuditData(row.data) }));
-  const targets = await describeTargetsPg(sql, page);
-  return {
-    events: page.map((row) => ({
-      ...row,
-      createdAt: new Date(row.createdAt).toISOString(),
-      target: targets.get(row.id) ?? { label: null, href: null, agentName: null },
-    })),
-    nextBefore: more ? (page.at(-1)?.id ?? null) : null,
-  };
+  const read = auditPage(rows, filter.limit);
+  return auditEvents(read, await describeTargetsPg(sql, read.page));
 }

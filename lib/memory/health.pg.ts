@@ -4,9 +4,7 @@
 import "server-only";
 import type { MemoryHealth } from "@/lib/contracts/memory";
 import { pgSql } from "@/lib/pg";
-import { activeEmbedder } from "./embedders";
-import { providerConfig } from "./provider";
-import { isRetrievalHit } from "./scoring";
+import { healthReport, healthSince } from "./health";
 import { injectThreshold } from "./task-memories";
 
 const DAY = 86_400_000;
@@ -15,12 +13,10 @@ const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)`;
 
 export async function memoryHealthPg(args: { days: number }): Promise<MemoryHealth> {
   const threshold = injectThreshold();
-  const since = Math.floor(Date.now() / DAY) * DAY - (args.days - 1) * DAY;
+  const since = healthSince(args.days);
   const sinceDate = new Date(since);
-  const config = providerConfig();
-  const embedder = activeEmbedder();
   const sql = pgSql();
-  const [totalsRows, counts, days, fallbackReasons, injections, buckets, judged, recentFailures] = await Promise.all([
+  const [totalsRows, flaggedArchived, days, fallbackReasons, injections, buckets, judged, recentFailures] = await Promise.all([
     sql.all<{ status: string; n: number }>(
       'SELECT "embeddingStatus" AS "status", COUNT(*) AS "n" FROM "Memory" WHERE "archivedAt" IS NULL GROUP BY "embeddingStatus"',
     ),
@@ -59,48 +55,16 @@ export async function memoryHealthPg(args: { days: number }): Promise<MemoryHeal
        WHERE "embeddingStatus" = 'failed' ORDER BY "updatedAt" DESC, "id" DESC LIMIT 10`,
     ),
   ]);
-  const byStatus = Object.fromEntries(totalsRows.map((row) => [row.status, row.n]));
-  const byDay = new Map(days.map((row) => [row.day, row]));
-  const perDay: MemoryHealth["perDay"] = [];
-  for (let i = 0; i < args.days; i++) {
-    const day = since / DAY + i;
-    const row = byDay.get(day);
-    perDay.push({
-      day: new Date(day * DAY).toISOString().slice(0, 10),
-      searches: row?.searches ?? 0,
-      withEmbeddings: row?.withEmbeddings ?? 0,
-      keywordOnly: row?.keywordOnly ?? 0,
-      injections: row?.injections ?? 0,
-    });
-  }
-  const bucketCounts = new Map(buckets.map((row) => [row.bucket, row.n]));
-  const scoreBuckets = Array.from({ length: 10 }, (_, i) => ({
-    from: i / 10,
-    to: (i + 1) / 10,
-    count: bucketCounts.get(i) ?? 0,
-    aboveThreshold: i / 10 >= threshold - 1e-9,
-  }));
-  const hits = judged.filter((row) => isRetrievalHit(row, threshold)).length;
-  const tasks = injections?.tasks ?? 0;
-  const injected = injections?.injected ?? 0;
-  return {
-    days: args.days,
-    threshold,
-    provider: { configured: config !== null, embeddingModel: config?.embeddingModel ?? null, summaryModel: config?.summaryModel ?? null },
-    embedder: { kind: embedder?.kind ?? "none", model: embedder?.model ?? null },
-    totals: {
-      memories: totalsRows.reduce((sum, row) => sum + row.n, 0),
-      embedded: byStatus.done ?? 0,
-      pending: byStatus.pending ?? 0,
-      failed: byStatus.failed ?? 0,
-      duplicatesFlagged: counts?.flagged ?? 0,
-      archived: counts?.archived ?? 0,
-    },
-    perDay,
+  const counts = {
+    totalsRows,
+    flagged: flaggedArchived?.flagged ?? 0,
+    archived: flaggedArchived?.archived ?? 0,
+    days,
     fallbackReasons,
-    injectionsPerTask: { tasks, injected, average: tasks > 0 ? Math.round((injected / tasks) * 100) / 100 : 0 },
-    scoreBuckets,
-    hitRate: judged.length ? hits / judged.length : null,
+    injections: { tasks: injections?.tasks ?? 0, injected: injections?.injected ?? 0 },
+    buckets,
+    judged,
     recentFailures,
   };
+  return healthReport(args, since, threshold, counts);
 }

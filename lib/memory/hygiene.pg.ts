@@ -9,14 +9,20 @@ import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import { pgPool, pgSql, pgTransaction } from "@/lib/pg";
-import { activeEmbedder } from "./embedders";
-import { DUPLICATE_COSINE, type HygieneReport, hygieneState, MERGE_COSINE, summaryBudget } from "./hygiene";
-import { afterStore } from "./memory-store";
+import {
+  afterConsolidating,
+  consolidatedMemory,
+  consolidatedSummary,
+  duplicateIndex,
+  flagDuplicates,
+  type HygieneReport,
+  hygieneAudit,
+  hygieneState,
+  summaryBudget,
+} from "./hygiene";
 import { storeMemoriesPg } from "./memory-store.pg";
-import { chat } from "./provider";
-import { dropFromIndexes, ensureIndex, indexReady, memoryIndex } from "./search-index";
+import { dropFromIndexes } from "./search-index";
 import { CHANGE_LOG_DAYS, catchUpIndexPg, rescoreExactlyPg } from "./search-index.pg";
-import { vectorFromHex } from "./vector-index";
 
 async function sweepExpiredPg(): Promise<number> {
   const rows = await pgSql().all<{ id: number }>(
@@ -31,35 +37,17 @@ async function sweepExpiredPg(): Promise<number> {
 }
 
 async function findDuplicatesPg(): Promise<{ flagged: number; merged: number }> {
-  if (activeEmbedder()?.kind !== "provider") return { flagged: 0, merged: 0 };
-  await ensureIndex();
-  const index = memoryIndex();
-  if (!index || !indexReady()) return { flagged: 0, merged: 0 };
+  const index = await duplicateIndex();
+  if (!index) return { flagged: 0, merged: 0 };
   // Other instances' memories too.
   await catchUpIndexPg();
-  const state = hygieneState();
   const sql = pgSql();
   const rows = await sql.all<{ id: number; agentId: string | null; scope: string; embedding: string | null }>(
     `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
      WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "duplicateOfId" IS NULL ORDER BY "id" LIMIT 2000`,
-    [state.checkedUpTo],
+    [hygieneState().checkedUpTo],
   );
-  const flags: { id: number; of: number; merge: boolean }[] = [];
-  const scratch = new Float32Array(index.dims);
-  for (const row of rows) {
-    state.checkedUpTo = row.id;
-    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-    if (!vector) continue;
-    const filter = {
-      agent: row.scope === "agent",
-      swarm: row.scope === "swarm",
-      agentCode: row.scope === "agent" ? index.findAgentCode(row.agentId ?? "") : -1,
-    };
-    const estimates = index.search(vector, { limit: 20, candidates: 200, filter });
-    const hits = await rescoreExactlyPg(sql, index, vector, estimates, 3);
-    const twin = hits.find((hit) => hit.id < row.id && hit.cosine >= DUPLICATE_COSINE);
-    if (twin) flags.push({ id: row.id, of: twin.id, merge: twin.cosine >= MERGE_COSINE });
-  }
+  const flags = await flagDuplicates(index, rows, (vector, estimates, limit) => rescoreExactlyPg(sql, index, vector, estimates, limit));
   if (flags.length === 0) return { flagged: 0, merged: 0 };
   const merged = await pgTransaction(async (tx) => {
     const archived: number[] = [];
@@ -97,8 +85,7 @@ async function consolidateSummariesPg(): Promise<{ consolidated: number; archive
      GROUP BY "agentId" HAVING COUNT(*) > $1`,
     [budget],
   );
-  let consolidated = 0;
-  let archived = 0;
+  const totals = { consolidated: 0, archived: 0 };
   for (const agent of over) {
     const excess = Math.min(agent.n - budget + 1, 50);
     const oldest = await sql.all<{ id: number; name: string; content: string }>(
@@ -106,16 +93,7 @@ async function consolidateSummariesPg(): Promise<{ consolidated: number; archive
        ORDER BY "createdAt", "id" LIMIT $2`,
       [agent.agentId, excess],
     );
-    let summary: string | null = null;
-    try {
-      summary = await chat({
-        system:
-          "Consolidate these session summaries of one AI agent into one bulleted list of the durable, transferable learnings. Drop anything routine or superseded.",
-        user: oldest.map((row) => `## ${row.name}\n${row.content.slice(0, 3000)}`).join("\n\n"),
-      });
-    } catch (error) {
-      console.warn("[swarmdeck] summary consolidation failed; archiving instead", error);
-    }
+    const summary = await consolidatedSummary(oldest);
     const outcome = await pgTransaction(async (tx) => {
       // Still unarchived (no other run took them meanwhile): locked until the end.
       const live = await tx.all<{ id: number }>(
@@ -125,18 +103,7 @@ async function consolidateSummariesPg(): Promise<{ consolidated: number; archive
       if (live.length !== oldest.length) return null;
       const now = new Date();
       const result = summary
-        ? await storeMemoriesPg(tx, {
-            actor: SYSTEM_ACTOR,
-            items: [
-              {
-                name: `Consolidated session summaries (${oldest.length})`,
-                content: summary,
-                scope: "agent",
-                source: "session_summary",
-                agentId: agent.agentId,
-              },
-            ],
-          })
+        ? await storeMemoriesPg(tx, { actor: SYSTEM_ACTOR, items: [consolidatedMemory(agent.agentId, oldest.length, summary)] })
         : null;
       await tx.run(`UPDATE "Memory" SET "archivedAt" = $1, "supersededById" = $2, "updatedAt" = $1 WHERE "id" = ANY($3::int[])`, [
         now,
@@ -146,15 +113,9 @@ async function consolidateSummariesPg(): Promise<{ consolidated: number; archive
       return { result };
     });
     if (!outcome) continue;
-    if (outcome.result) afterStore(outcome.result);
-    dropFromIndexes(
-      oldest.map((row) => row.id),
-      "archived",
-    );
-    if (summary) consolidated += oldest.length;
-    else archived += oldest.length;
+    afterConsolidating(totals, oldest, summary, outcome.result);
   }
-  return { consolidated, archived };
+  return totals;
 }
 
 /** Drops change-log entries every instance has long read (search-index.pg.ts reloads an instance that slept past them). */
@@ -174,11 +135,8 @@ export async function runHygienePg(): Promise<HygieneReport> {
     const { consolidated, archived } = await consolidateSummariesPg();
     await pruneChangeLogPg();
     const report = { expired, flagged, merged, consolidated, archived };
-    if (Object.values(report).some((n) => n > 0)) {
-      await pgTransaction((sql) =>
-        appendAuditPg(sql, { actor: SYSTEM_ACTOR, action: "memory.hygiene", targetType: "memory", data: report }),
-      );
-    }
+    const audit = hygieneAudit(report);
+    if (audit) await pgTransaction((sql) => appendAuditPg(sql, audit));
     return report;
   } finally {
     if (locked) await client.query("SELECT pg_advisory_unlock(hashtext('swarmdeck:memory-hygiene'))").catch(() => {});

@@ -7,16 +7,25 @@
 // so two stores of one agent's memories line up and the second sees the first's
 // rows. The audit append comes last, holding the audit chain's lock briefly.
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
 import { type Actor, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import { pgTransaction, type Sql } from "@/lib/pg";
-import { chunkMarkdown } from "./chunker";
-import { afterStore, contentHash, type EmbeddedMemory, type EmbedPlan, embedPlan, type NewMemory, SOURCE_TTL_DAYS } from "./memory-store";
+import {
+  afterStore,
+  contentHash,
+  type EmbeddedMemory,
+  type EmbedPlan,
+  embedPlan,
+  type InsertedMemory,
+  memoryDeletedAudit,
+  memoryLayout,
+  type NewMemory,
+  newChunk,
+  type StoredMemories,
+  storeOutcome,
+} from "./memory-store";
 import { dropFromIndexes } from "./search-index";
 import { toBytes } from "./vector-index";
-
-const DAY = 86_400_000;
 
 /** Serializes writers of one (scope, agent) across the cluster until the transaction ends. */
 async function lockOwners(sql: Sql, items: NewMemory[]): Promise<void> {
@@ -24,15 +33,17 @@ async function lockOwners(sql: Sql, items: NewMemory[]): Promise<void> {
   for (const key of keys) await sql.get("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
 }
 
-async function insertOne(sql: Sql, item: NewMemory, now: number, createdById: string | null, plan: EmbedPlan, embedded: EmbeddedMemory[]) {
-  const chunks = chunkMarkdown(item.content);
-  const ttl = SOURCE_TTL_DAYS[item.source];
-  const expiresAt = ttl === null ? null : new Date(now + ttl * DAY);
-  let groupId: string | null = chunks.length > 1 ? randomUUID() : null;
+async function insertOne(
+  sql: Sql,
+  item: NewMemory,
+  now: number,
+  createdById: string | null,
+  plan: EmbedPlan,
+  embedded: EmbeddedMemory[],
+): Promise<InsertedMemory> {
+  const { chunks, expiresAt, groupId } = memoryLayout(item, now);
   let replaced: number[] = [];
   if (item.path) {
-    // A re-index of the same file replaces its old chunks (indexed delete by group).
-    groupId = `file:${createHash("sha256").update(`${item.agentId}|${item.scope}|${item.path}`).digest("hex").slice(0, 32)}`;
     replaced = (await sql.all<{ id: number }>('DELETE FROM "Memory" WHERE "groupId" = $1 RETURNING "id"', [groupId])).map((row) => row.id);
   }
   const ids: number[] = [];
@@ -49,11 +60,7 @@ async function insertOne(sql: Sql, item: NewMemory, now: number, createdById: st
       deduplicated++;
       continue;
     }
-    const name = (chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name).slice(0, 300);
-    // The same text the background embedder embeds (embedder.ts): name, blank line, content.
-    const vector = plan.kind === "inline" ? plan.embedNow(`${name}\n\n${chunk}`) : null;
-    const status = vector ? "done" : plan.kind === "none" ? "none" : "pending";
-    const model = vector && plan.kind === "inline" ? plan.model : null;
+    const { name, vector, status, model } = newChunk(item, chunk, index, chunks.length, plan);
     const row = await sql.get<{ id: number }>(
       `INSERT INTO "Memory" ("scope", "agentId", "name", "content", "source", "sourceTaskId", "sourcePath", "groupId", "chunkIndex",
          "embeddingStatus", "embedding", "embeddingModel", "embeddingDims", "embeddingAttempts",
@@ -76,7 +83,7 @@ async function insertOne(sql: Sql, item: NewMemory, now: number, createdById: st
         vector ? vector.length : null,
         vector ? 1 : 0,
         hash,
-        expiresAt,
+        expiresAt === null ? null : new Date(expiresAt),
         createdById,
         new Date(now),
       ],
@@ -89,33 +96,16 @@ async function insertOne(sql: Sql, item: NewMemory, now: number, createdById: st
 }
 
 /** Stores memories inside the caller's `pgTransaction` (with the audit event): storeMemoriesSync's twin. */
-export async function storeMemoriesPg(sql: Sql, args: { items: NewMemory[]; actor: Actor; now?: number }) {
+export async function storeMemoriesPg(sql: Sql, args: { items: NewMemory[]; actor: Actor; now?: number }): Promise<StoredMemories> {
   const plan = embedPlan();
   const now = args.now ?? Date.now();
-  const ids: number[] = [];
-  const replaced: number[] = [];
   const embedded: EmbeddedMemory[] = [];
-  let deduplicated = 0;
   await lockOwners(sql, args.items);
-  for (const item of args.items) {
-    const one = await insertOne(sql, item, now, args.actor.id, plan, embedded);
-    ids.push(...one.ids);
-    replaced.push(...one.replaced);
-    deduplicated += one.deduplicated;
-  }
-  const first = args.items[0];
-  if (first) {
-    await appendAuditPg(sql, {
-      actor: args.actor,
-      action: "memory.created",
-      targetType: "memory",
-      targetId: ids.length > 0 ? String(ids[0]) : null,
-      agentId: args.items.length === 1 ? first.agentId : null,
-      data: { count: ids.length, ids: ids.slice(0, 50), deduplicated, replaced: replaced.length, source: first.source, scope: first.scope },
-    });
-  }
-  const pending = plan.kind === "pending" || (plan.kind === "inline" && embedded.length < ids.length - deduplicated);
-  return { ids, replaced, deduplicated, embedded, pending };
+  const inserted: InsertedMemory[] = [];
+  for (const item of args.items) inserted.push(await insertOne(sql, item, now, args.actor.id, plan, embedded));
+  const { result, audit } = storeOutcome(args, plan, inserted, embedded);
+  if (audit) await appendAuditPg(sql, audit);
+  return result;
 }
 
 export async function createMemoriesPg(args: { items: NewMemory[]; actor: Actor }): Promise<{ ids: number[]; deduplicated: number }> {
@@ -136,14 +126,7 @@ export async function deleteMemoryPg(args: { id: number; actor: Actor }): Promis
       [args.id],
     );
     if (!row) return false;
-    await appendAuditPg(sql, {
-      actor: args.actor,
-      action: "memory.deleted",
-      targetType: "memory",
-      targetId: String(args.id),
-      agentId: row.agentId,
-      data: { scope: row.scope, source: row.source, name: row.name },
-    });
+    await appendAuditPg(sql, memoryDeletedAudit(args, row));
     return true;
   });
   if (deleted) dropFromIndexes([args.id], "deleted");

@@ -4,7 +4,7 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import { type Actor, appendAuditSync } from "@/lib/audit/audit-log";
+import { type Actor, type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { chunkMarkdown } from "./chunker";
@@ -59,6 +59,69 @@ export function embedPlan(): EmbedPlan {
   return embedNow ? { kind: "inline", model, embedNow } : { kind: "pending" };
 }
 
+/** Where each of a new memory's chunks goes (both stores): its chunks, its expiry (null: none) and its group. */
+export function memoryLayout(item: NewMemory, now: number): { chunks: string[]; expiresAt: number | null; groupId: string | null } {
+  const chunks = chunkMarkdown(item.content);
+  const ttl = SOURCE_TTL_DAYS[item.source];
+  let groupId: string | null = chunks.length > 1 ? randomUUID() : null;
+  // A re-index of the same file replaces its old chunks (indexed delete by group).
+  if (item.path) groupId = `file:${createHash("sha256").update(`${item.agentId}|${item.scope}|${item.path}`).digest("hex").slice(0, 32)}`;
+  return { chunks, expiresAt: ttl === null ? null : now + ttl * DAY, groupId };
+}
+
+/** A chunk about to be inserted (both stores): its name and its embedding, made now when the plan embeds inline. */
+export function newChunk(item: NewMemory, chunk: string, index: number, count: number, plan: EmbedPlan) {
+  const name = (count > 1 ? `${item.name} (part ${index + 1}/${count})` : item.name).slice(0, 300);
+  // The same text the background embedder embeds (embedder.ts): name, blank line, content.
+  const vector = plan.kind === "inline" ? plan.embedNow(`${name}\n\n${chunk}`) : null;
+  return {
+    name,
+    vector,
+    status: vector ? "done" : plan.kind === "none" ? "none" : "pending",
+    model: vector && plan.kind === "inline" ? plan.model : null,
+  };
+}
+
+/** What inserting one NewMemory did: an id per chunk (an existing one for a duplicate), and the rows its re-index replaced. */
+export type InsertedMemory = { ids: number[]; deduplicated: number; replaced: number[] };
+
+export type StoredMemories = { ids: number[]; replaced: number[]; deduplicated: number; embedded: EmbeddedMemory[]; pending: boolean };
+
+/**
+ * What a store returns once every item is inserted, and its `memory.created`
+ * audit input (null when there were no items), on both stores.
+ */
+export function storeOutcome(
+  args: { items: NewMemory[]; actor: Actor },
+  plan: EmbedPlan,
+  inserted: InsertedMemory[],
+  embedded: EmbeddedMemory[],
+): { result: StoredMemories; audit: AuditInput | null } {
+  const ids = inserted.flatMap((one) => one.ids);
+  const replaced = inserted.flatMap((one) => one.replaced);
+  const deduplicated = inserted.reduce((sum, one) => sum + one.deduplicated, 0);
+  const first = args.items[0];
+  const audit: AuditInput | null = first
+    ? {
+        actor: args.actor,
+        action: "memory.created",
+        targetType: "memory",
+        targetId: ids.length > 0 ? String(ids[0]) : null,
+        agentId: args.items.length === 1 ? first.agentId : null,
+        data: {
+          count: ids.length,
+          ids: ids.slice(0, 50),
+          deduplicated,
+          replaced: replaced.length,
+          source: first.source,
+          scope: first.scope,
+        },
+      }
+    : null;
+  const pending = plan.kind === "pending" || (plan.kind === "inline" && embedded.length < ids.length - deduplicated);
+  return { result: { ids, replaced, deduplicated, embedded, pending }, audit };
+}
+
 function insertOne(
   sqlite: Database.Database,
   item: NewMemory,
@@ -66,15 +129,10 @@ function insertOne(
   createdById: string | null,
   plan: EmbedPlan,
   embedded: EmbeddedMemory[],
-) {
-  const chunks = chunkMarkdown(item.content);
-  const ttl = SOURCE_TTL_DAYS[item.source];
-  const expiresAt = ttl === null ? null : now + ttl * DAY;
-  let groupId: string | null = chunks.length > 1 ? randomUUID() : null;
+): InsertedMemory {
+  const { chunks, expiresAt, groupId } = memoryLayout(item, now);
   let replaced: number[] = [];
   if (item.path) {
-    // A re-index of the same file replaces its old chunks (indexed delete by group).
-    groupId = `file:${createHash("sha256").update(`${item.agentId}|${item.scope}|${item.path}`).digest("hex").slice(0, 32)}`;
     replaced = (prepare(sqlite, "SELECT id FROM Memory WHERE groupId = ?").all(groupId) as { id: number }[]).map((row) => row.id);
     if (replaced.length > 0) prepare(sqlite, "DELETE FROM Memory WHERE groupId = ?").run(groupId);
   }
@@ -94,11 +152,7 @@ function insertOne(
       deduplicated++;
       return;
     }
-    const name = (chunks.length > 1 ? `${item.name} (part ${index + 1}/${chunks.length})` : item.name).slice(0, 300);
-    // The same text the background embedder embeds (embedder.ts): name, blank line, content.
-    const vector = plan.kind === "inline" ? plan.embedNow(`${name}\n\n${chunk}`) : null;
-    const status = vector ? "done" : plan.kind === "none" ? "none" : "pending";
-    const model = vector && plan.kind === "inline" ? plan.model : null;
+    const { name, vector, status, model } = newChunk(item, chunk, index, chunks.length, plan);
     const result = prepare(
       sqlite,
       `INSERT INTO Memory (scope, agentId, name, content, source, sourceTaskId, sourcePath, groupId, chunkIndex,
@@ -134,32 +188,14 @@ function insertOne(
 }
 
 /** Stores memories inside the caller's raw write transaction (with the audit event). */
-export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewMemory[]; actor: Actor; now?: number }) {
+export function storeMemoriesSync(sqlite: Database.Database, args: { items: NewMemory[]; actor: Actor; now?: number }): StoredMemories {
   const plan = embedPlan();
   const now = args.now ?? Date.now();
-  const ids: number[] = [];
-  const replaced: number[] = [];
   const embedded: EmbeddedMemory[] = [];
-  let deduplicated = 0;
-  for (const item of args.items) {
-    const one = insertOne(sqlite, item, now, args.actor.id, plan, embedded);
-    ids.push(...one.ids);
-    replaced.push(...one.replaced);
-    deduplicated += one.deduplicated;
-  }
-  const first = args.items[0];
-  if (first) {
-    appendAuditSync(sqlite, {
-      actor: args.actor,
-      action: "memory.created",
-      targetType: "memory",
-      targetId: ids.length > 0 ? String(ids[0]) : null,
-      agentId: args.items.length === 1 ? first.agentId : null,
-      data: { count: ids.length, ids: ids.slice(0, 50), deduplicated, replaced: replaced.length, source: first.source, scope: first.scope },
-    });
-  }
-  const pending = plan.kind === "pending" || (plan.kind === "inline" && embedded.length < ids.length - deduplicated);
-  return { ids, replaced, deduplicated, embedded, pending };
+  const inserted = args.items.map((item) => insertOne(sqlite, item, now, args.actor.id, plan, embedded));
+  const { result, audit } = storeOutcome(args, plan, inserted, embedded);
+  if (audit) appendAuditSync(sqlite, audit);
+  return result;
 }
 
 /**
@@ -187,6 +223,21 @@ export async function createMemories(args: { items: NewMemory[]; actor: Actor })
   return { ids: result.ids, deduplicated: result.deduplicated };
 }
 
+/** The `memory.deleted` audit input (both stores). */
+export function memoryDeletedAudit(
+  args: { id: number; actor: Actor },
+  row: { agentId: string | null; scope: string; source: string; name: string },
+): AuditInput {
+  return {
+    actor: args.actor,
+    action: "memory.deleted",
+    targetType: "memory",
+    targetId: String(args.id),
+    agentId: row.agentId,
+    data: { scope: row.scope, source: row.source, name: row.name },
+  };
+}
+
 /** Deletes one memory (and nothing else); audited. */
 export async function deleteMemory(args: { id: number; actor: Actor }): Promise<boolean> {
   if (usesPostgres()) return (await import("./memory-store.pg")).deleteMemoryPg(args);
@@ -196,14 +247,7 @@ export async function deleteMemory(args: { id: number; actor: Actor }): Promise<
       | undefined;
     if (!row) return false;
     prepare(sqlite, "DELETE FROM Memory WHERE id = ?").run(args.id);
-    appendAuditSync(sqlite, {
-      actor: args.actor,
-      action: "memory.deleted",
-      targetType: "memory",
-      targetId: String(args.id),
-      agentId: row.agentId,
-      data: { scope: row.scope, source: row.source, name: row.name },
-    });
+    appendAuditSync(sqlite, memoryDeletedAudit(args, row));
     return true;
   });
   if (deleted) dropFromIndexes([args.id], "deleted");

@@ -21,8 +21,8 @@
 import "server-only";
 import { pgSql, type Sql } from "@/lib/pg";
 import { activeEmbedder } from "./embedders";
-import { indexState } from "./search-index";
-import { cosine, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
+import { bestByCosine, indexEstimates, indexState, startIndexLoad } from "./search-index";
+import { type VectorFilter, type VectorHit, type VectorIndex, vectorFromHex } from "./vector-index";
 
 const PAGE = 2000;
 /** Changes read per round of a catch-up. */
@@ -54,14 +54,7 @@ function sync(): Sync {
 
 /** Starts loading the index (idempotent); resolves when it is complete and caught up. */
 export function ensureIndexPg(): Promise<void> {
-  const s = indexState();
-  const embedder = activeEmbedder();
-  if (!embedder) return Promise.resolve();
-  if (s.loading) return s.loading;
-  s.index = new VectorIndex(embedder.dimensions);
-  s.dims = embedder.dimensions;
-  const index = s.index;
-  s.loading = (async () => {
+  return startIndexLoad(async (index, model) => {
     const sql = pgSql();
     // Where the change log stands before the load: the changes after it (and a
     // few before it, for writes that committed while the load ran) are replayed.
@@ -78,7 +71,7 @@ export function ensureIndexPg(): Promise<void> {
         `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
          WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $2 AND "embeddingModel" = $3
          ORDER BY "id" LIMIT ${PAGE}`,
-        [after, index.dims, embedder.model],
+        [after, index.dims, model],
       );
       for (const row of rows) {
         if (row.embedding && vectorFromHex(row.embedding, vector)) index.add(row.id, vector, row);
@@ -86,15 +79,8 @@ export function ensureIndexPg(): Promise<void> {
       }
       if (rows.length < PAGE) break;
     }
-    await applyChanges(sql, index, embedder.model);
-    s.ready = true;
-  })().catch((error) => {
-    console.error("[swarmdeck] memory index load failed", error);
-    s.loading = null;
-    s.index = null;
-    s.ready = false;
+    await applyChanges(sql, index, model);
   });
-  return s.loading;
 }
 
 /**
@@ -182,11 +168,7 @@ export async function nearestMemoriesPg(
   query: Float32Array,
   options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
 ): Promise<VectorHit[]> {
-  const estimates = index.search(query, {
-    limit: Math.max(options.limit, options.rescore),
-    candidates: options.candidates,
-    filter: options.filter,
-  });
+  const estimates = indexEstimates(index, query, options);
   return rescoreExactlyPg(sql, index, query, estimates, options.limit);
 }
 
@@ -203,11 +185,5 @@ export async function rescoreExactlyPg(
     `SELECT "id", encode("embedding", 'hex') AS "embedding" FROM "Memory" WHERE "id" = ANY($1::int[]) AND "embeddingDims" = $2`,
     [estimates.map((hit) => hit.id), index.dims],
   );
-  const scratch = new Float32Array(index.dims);
-  const hits: VectorHit[] = [];
-  for (const row of rows) {
-    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-    if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
-  }
-  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
+  return bestByCosine(index, query, rows, limit);
 }

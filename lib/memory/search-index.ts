@@ -48,14 +48,7 @@ export function indexReady(): boolean {
 /** Starts loading the index (idempotent); resolves when it is complete. */
 export function ensureIndex(): Promise<void> {
   if (usesPostgres()) return import("./search-index.pg").then((pg) => pg.ensureIndexPg());
-  const s = state();
-  const embedder = activeEmbedder();
-  if (!embedder) return Promise.resolve();
-  if (s.loading) return s.loading;
-  s.index = new VectorIndex(embedder.dimensions);
-  s.dims = embedder.dimensions;
-  const index = s.index;
-  s.loading = (async () => {
+  return startIndexLoad(async (index, model) => {
     let after = 0;
     const vector = new Float32Array(index.dims);
     for (;;) {
@@ -65,7 +58,7 @@ export function ensureIndex(): Promise<void> {
           `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
            WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
            ORDER BY id LIMIT ${PAGE}`,
-        ).all(after, index.dims, embedder.model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
+        ).all(after, index.dims, model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
         for (const row of rows) {
           if (row.embedding && vectorFromHex(row.embedding, vector)) index.add(row.id, vector, row);
           after = row.id;
@@ -75,13 +68,61 @@ export function ensureIndex(): Promise<void> {
       if (count < PAGE) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
+  });
+}
+
+/**
+ * Starts loading a new index for the active embedder with the store's `load`
+ * (idempotent: the load under way; nothing without an embedder). The index is
+ * ready when `load` resolves; a failed load leaves no index. Both stores.
+ */
+export function startIndexLoad(load: (index: VectorIndex, model: string) => Promise<void>): Promise<void> {
+  const s = state();
+  const embedder = activeEmbedder();
+  if (!embedder) return Promise.resolve();
+  if (s.loading) return s.loading;
+  s.index = new VectorIndex(embedder.dimensions);
+  s.dims = embedder.dimensions;
+  const index = s.index;
+  s.loading = (async () => {
+    await load(index, embedder.model);
     s.ready = true;
   })().catch((error) => {
     console.error("[swarmdeck] memory index load failed", error);
     s.loading = null;
     s.index = null;
+    s.ready = false;
   });
   return s.loading;
+}
+
+/** The index's best `rescore` estimates for `query` (vector-index.ts: two bits a dimension, coarse), to re-score (both stores). */
+export function indexEstimates(
+  index: VectorIndex,
+  query: Float32Array,
+  options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
+): VectorHit[] {
+  return index.search(query, {
+    limit: Math.max(options.limit, options.rescore),
+    candidates: options.candidates,
+    filter: options.filter,
+  });
+}
+
+/** The best `limit` of the stored vectors (read as hex, see vectorFromHex) by exact cosine with `query` (both stores). */
+export function bestByCosine(
+  index: VectorIndex,
+  query: Float32Array,
+  rows: { id: number; embedding: string | null }[],
+  limit: number,
+): VectorHit[] {
+  const scratch = new Float32Array(index.dims);
+  const hits: VectorHit[] = [];
+  for (const row of rows) {
+    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
+    if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
+  }
+  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
 }
 
 /**
@@ -95,12 +136,7 @@ export function nearestMemories(
   query: Float32Array,
   options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
 ): VectorHit[] {
-  const estimates = index.search(query, {
-    limit: Math.max(options.limit, options.rescore),
-    candidates: options.candidates,
-    filter: options.filter,
-  });
-  return rescoreExactly(sqlite, index, query, estimates, options.limit);
+  return rescoreExactly(sqlite, index, query, indexEstimates(index, query, options), options.limit);
 }
 
 /**
@@ -119,11 +155,5 @@ export function rescoreExactly(
     sqlite,
     "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
   ).all(JSON.stringify(estimates.map((hit) => hit.id)), index.dims) as { id: number; embedding: string | null }[];
-  const scratch = new Float32Array(index.dims);
-  const hits: VectorHit[] = [];
-  for (const row of rows) {
-    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-    if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
-  }
-  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
+  return bestByCosine(index, query, rows, limit);
 }

@@ -18,12 +18,12 @@
 //   PostgreSQL planner needs no steering here).
 import "server-only";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
-import { activeEmbedder, localEmbedderEnabled } from "./embedders";
+import { localEmbedderEnabled } from "./embedders";
 import { keywordTopKPg } from "./keyword-search.pg";
 import { expansionTerms, prepareQuery } from "./rerank";
 import {
-  embedQuery,
   indexFilter,
+  queryEmbedding,
   type Row,
   type SearchArgs,
   type SearchMode,
@@ -31,7 +31,6 @@ import {
   scoreRows,
   VECTOR_RESCORE,
 } from "./search";
-import { ensureIndex, indexReady, memoryIndex } from "./search-index";
 import { catchUpIndexPg, nearestMemoriesPg } from "./search-index.pg";
 import { STOP_WORDS, words } from "./text";
 
@@ -129,22 +128,7 @@ export async function searchMemoriesPg(
   const expandedTerms = expansion ? queryWords(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
 
-  const embedder = activeEmbedder();
-  let queryVector: Float32Array | null = null;
-  let fallbackReason: string | null = null;
-  if (forced === "keyword") fallbackReason = "keyword_requested";
-  else if (!embedder) fallbackReason = "no_provider";
-  else {
-    void ensureIndex();
-    try {
-      queryVector = await embedQuery(embedder, args.query, Number(process.env.SWARMDECK_QUERY_EMBED_TIMEOUT_MS ?? 1500) || 1500);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      fallbackReason = /timed? ?out|abort/i.test(message) ? "embedding_timeout" : `embedding_failed: ${message.slice(0, 200)}`;
-    }
-    if (queryVector && !indexReady()) fallbackReason = "index_loading";
-  }
-  const index = queryVector && indexReady() ? memoryIndex() : null;
+  const { embedder, queryVector, fallbackReason, index } = await queryEmbedding(args);
 
   const sql = pgSql();
   const [keyword, related] = await Promise.all([

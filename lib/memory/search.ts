@@ -11,7 +11,7 @@ import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rera
 import { finalScore, fuseLocal, fuseScores, keywordScore, localVectorScore, rankingFactor, vectorScore } from "./scoring";
 import { ensureIndex, indexReady, memoryIndex, nearestMemories } from "./search-index";
 import { toFtsQuery } from "./text";
-import { cosine, type VectorFilter, vectorFromHex } from "./vector-index";
+import { cosine, type VectorFilter, type VectorIndex, vectorFromHex } from "./vector-index";
 
 /** Who is searching: operators and lead agents see everything; a worker its own agent scope and the swarm. */
 export type Viewer = { kind: "operator" } | { kind: "agent"; agentId: string; isLead: boolean };
@@ -225,6 +225,36 @@ export function scoreRows(
   return scored;
 }
 
+/**
+ * The query's embedding, with a short timeout and a recorded reason when it is
+ * missing, and the vector index to search it in (null: none, or not loaded yet).
+ * Both stores.
+ */
+export async function queryEmbedding(args: SearchArgs): Promise<{
+  embedder: Embedder | null;
+  queryVector: Float32Array | null;
+  fallbackReason: string | null;
+  index: VectorIndex | null;
+}> {
+  const embedder = activeEmbedder();
+  let queryVector: Float32Array | null = null;
+  let fallbackReason: string | null = null;
+  if ((args.mode ?? "auto") === "keyword") fallbackReason = "keyword_requested";
+  else if (!embedder) fallbackReason = "no_provider";
+  else {
+    void ensureIndex();
+    try {
+      queryVector = await embedQuery(embedder, args.query, Number(process.env.SWARMDECK_QUERY_EMBED_TIMEOUT_MS ?? 1500) || 1500);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      fallbackReason = /timed? ?out|abort/i.test(message) ? "embedding_timeout" : `embedding_failed: ${message.slice(0, 200)}`;
+    }
+    if (queryVector && !indexReady()) fallbackReason = "index_loading";
+  }
+  const index = queryVector && indexReady() ? memoryIndex() : null;
+  return { embedder, queryVector, fallbackReason, index };
+}
+
 export async function searchMemories(
   args: SearchArgs,
 ): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
@@ -239,23 +269,7 @@ export async function searchMemories(
   const expandedFts = expansion ? toFtsQuery(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
 
-  // The query's embedding, with a short timeout and a recorded reason when it is missing.
-  const embedder = activeEmbedder();
-  let queryVector: Float32Array | null = null;
-  let fallbackReason: string | null = null;
-  if (forced === "keyword") fallbackReason = "keyword_requested";
-  else if (!embedder) fallbackReason = "no_provider";
-  else {
-    void ensureIndex();
-    try {
-      queryVector = await embedQuery(embedder, args.query, Number(process.env.SWARMDECK_QUERY_EMBED_TIMEOUT_MS ?? 1500) || 1500);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      fallbackReason = /timed? ?out|abort/i.test(message) ? "embedding_timeout" : `embedding_failed: ${message.slice(0, 200)}`;
-    }
-    if (queryVector && !indexReady()) fallbackReason = "index_loading";
-  }
-  const index = queryVector && indexReady() ? memoryIndex() : null;
+  const { embedder, queryVector, fallbackReason, index } = await queryEmbedding(args);
 
   const { rows, bm25 } = await withSqlite((sqlite) => {
     // The in-memory keyword index (top-k that stops early, visibility inside);

@@ -9,10 +9,7 @@ import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { addInto, emptyHistogram, parseHistogram, quantile } from "./duration-buckets";
 import type { DayRange } from "./range";
 
-export type RollupRow = {
-  day: string;
-  /** "" for tasks without an agent; "*" for a whole day of the swarm. */
-  agentId: string;
+type Counts = {
   created: number;
   completed: number;
   failed: number;
@@ -21,15 +18,13 @@ export type RollupRow = {
   durationCount: number;
 };
 
-export type Totals = {
-  created: number;
-  completed: number;
-  failed: number;
-  cancelled: number;
-  durationSumMs: number;
-  durationCount: number;
-  hist: number[];
-};
+export type RollupRow = {
+  day: string;
+  /** "" for tasks without an agent; "*" for a whole day of the swarm. */
+  agentId: string;
+} & Counts;
+
+export type Totals = Counts & { hist: number[] };
 
 const COLUMNS = "day, agentId, created, completed, failed, cancelled, durationSumMs, durationCount";
 const SUMS =
@@ -57,27 +52,33 @@ export function readRollups(sqlite: Database.Database, range: DayRange, agentId?
 const cache = new Map<string, { count: number; hist: number[] }>();
 const CACHE_LIMIT = 100_000;
 
-/** The duration histogram of a rollup row (or of a swarm day), from the cache when its count has not moved. */
-export function histogramOf(sqlite: Database.Database, row: Pick<RollupRow, "day" | "agentId" | "durationCount">): number[] {
+/** A rollup row's parsed histogram from the cache when its count has not moved; otherwise `read` (both stores). */
+export function cachedHistogram(row: Pick<RollupRow, "day" | "agentId" | "durationCount">, read: () => number[]): number[] {
   const key = `${row.day}|${row.agentId}`;
   const cached = cache.get(key);
   if (cached && cached.count === row.durationCount) return cached.hist;
-  let hist: number[];
-  if (row.agentId === SWARM) {
-    hist = emptyHistogram();
-    const texts = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND durationCount > 0").all(row.day) as Array<{
-      durationHist: string;
-    }>;
-    for (const { durationHist } of texts) addInto(hist, parseHistogram(durationHist));
-  } else {
-    const found = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND agentId = ?").get(row.day, row.agentId) as
-      | { durationHist: string }
-      | undefined;
-    hist = parseHistogram(found?.durationHist);
-  }
+  const hist = read();
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, { count: row.durationCount, hist });
   return hist;
+}
+
+/** The duration histogram of a rollup row (or of a swarm day), from the cache when its count has not moved. */
+export function histogramOf(sqlite: Database.Database, row: Pick<RollupRow, "day" | "agentId" | "durationCount">): number[] {
+  return cachedHistogram(row, () => {
+    if (row.agentId === SWARM) {
+      const hist = emptyHistogram();
+      const texts = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND durationCount > 0").all(row.day) as Array<{
+        durationHist: string;
+      }>;
+      for (const { durationHist } of texts) addInto(hist, parseHistogram(durationHist));
+      return hist;
+    }
+    const found = prepare(sqlite, "SELECT durationHist FROM TaskDailyRollup WHERE day = ? AND agentId = ?").get(row.day, row.agentId) as
+      | { durationHist: string }
+      | undefined;
+    return parseHistogram(found?.durationHist);
+  });
 }
 
 /** Runs reads on one snapshot, so counts and histograms agree. */
@@ -89,16 +90,21 @@ export function emptyTotals(): Totals {
   return { created: 0, completed: 0, failed: 0, cancelled: 0, durationSumMs: 0, durationCount: 0, hist: emptyHistogram() };
 }
 
-/** Adds a row to the totals; with `sqlite`, its durations' histogram too. */
-export function addRow(totals: Totals, row: RollupRow, sqlite?: Database.Database): Totals {
+/** Adds a row's counts to the totals; with `hist`, its durations' histogram too (read only for a row with durations). Both stores. */
+export function addCounts(totals: Totals, row: Counts, hist?: () => number[]): Totals {
   totals.created += row.created;
   totals.completed += row.completed;
   totals.failed += row.failed;
   totals.cancelled += row.cancelled;
   totals.durationSumMs += row.durationSumMs;
   totals.durationCount += row.durationCount;
-  if (sqlite && row.durationCount > 0) addInto(totals.hist, histogramOf(sqlite, row));
+  if (hist && row.durationCount > 0) addInto(totals.hist, hist());
   return totals;
+}
+
+/** Adds a row to the totals; with `sqlite`, its durations' histogram too. */
+export function addRow(totals: Totals, row: RollupRow, sqlite?: Database.Database): Totals {
+  return addCounts(totals, row, sqlite && (() => histogramOf(sqlite, row)));
 }
 
 export function rate(part: number, whole: number): number | null {
@@ -167,9 +173,10 @@ export type DayPoint = {
   p90Ms: number | null;
 };
 
-function points(sqlite: Database.Database, range: DayRange, rows: RollupRow[]): DayPoint[] {
+/** A day point per day of the range from the rows, each added to its day's totals by `add` (both stores). */
+export function dayPoints<R extends RollupRow>(range: DayRange, rows: R[], add: (totals: Totals, row: R) => Totals): DayPoint[] {
   const byDay = new Map<string, Totals>();
-  for (const row of rows) byDay.set(row.day, addRow(byDay.get(row.day) ?? emptyTotals(), row, sqlite));
+  for (const row of rows) byDay.set(row.day, add(byDay.get(row.day) ?? emptyTotals(), row));
   return range.days.map((day) => {
     const summary = summarize(byDay.get(day) ?? emptyTotals());
     return {
@@ -181,24 +188,38 @@ function points(sqlite: Database.Database, range: DayRange, rows: RollupRow[]): 
   });
 }
 
+/**
+ * GET /api/v1/metrics/tasks from the selection's rows, the swarm's rows (the
+ * selection's own with an agent) and the agents' names; `add` adds a row to a
+ * day's totals (both stores).
+ */
+export function taskSeries<R extends RollupRow>(
+  range: DayRange,
+  rows: R[],
+  swarm: R[],
+  names: Map<string, string>,
+  add: (totals: Totals, row: R) => Totals,
+) {
+  const byAgent = new Map<string, R[]>();
+  for (const row of rows) byAgent.set(row.agentId, [...(byAgent.get(row.agentId) ?? []), row]);
+  const agents = [...byAgent.entries()]
+    .map(([id, agentRows]) => ({
+      agentId: id || null,
+      agentName: id ? (names.get(id) ?? "(deleted agent)") : "(no agent)",
+      points: dayPoints(range, agentRows, add),
+    }))
+    .sort((a, b) => a.agentName.localeCompare(b.agentName));
+  return { range: { from: range.from, to: range.to, days: range.days.length }, swarm: dayPoints(range, swarm, add), agents };
+}
+
 /** Per-day series for the whole selection and for each agent (GET /api/v1/metrics/tasks). */
 export async function getTaskSeries({ range, agentId }: { range: DayRange; agentId?: string }) {
   if (usesPostgres()) return (await import("./task-metrics.pg")).getTaskSeriesPg({ range, agentId });
   return withSqlite((sqlite) =>
     snapshot(sqlite, () => {
       const rows = readRollups(sqlite, range, agentId);
-      const names = agentNames(sqlite);
-      const byAgent = new Map<string, RollupRow[]>();
-      for (const row of rows) byAgent.set(row.agentId, [...(byAgent.get(row.agentId) ?? []), row]);
-      const agents = [...byAgent.entries()]
-        .map(([id, agentRows]) => ({
-          agentId: id || null,
-          agentName: id ? (names.get(id) ?? "(deleted agent)") : "(no agent)",
-          points: points(sqlite, range, agentRows),
-        }))
-        .sort((a, b) => a.agentName.localeCompare(b.agentName));
       const swarm = agentId ? rows : readRollups(sqlite, range, undefined, true);
-      return { range: { from: range.from, to: range.to, days: range.days.length }, swarm: points(sqlite, range, swarm), agents };
+      return taskSeries(range, rows, swarm, agentNames(sqlite), (totals, row) => addRow(totals, row, sqlite));
     }),
   );
 }

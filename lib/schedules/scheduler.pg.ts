@@ -14,14 +14,25 @@
 // - the new tasks are announced after each commit (announceTasks of
 //   lib/tasks/dispatch.ts, which also wakes polls waiting on other instances).
 import "server-only";
-import { type Actor, type AuditInput, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
+import { type AuditInput, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import { recordTaskRollupPg } from "@/lib/metrics/rollup.pg";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { type Clock, systemClock } from "./clock";
-import { latestSlotAtOrBefore, nextSlot } from "./cron";
 import { newId } from "./ids";
-import { announce, type FireOptions, type Firing, SCHEDULE_COLUMNS, type ScheduleRow } from "./scheduler";
+import {
+  announce,
+  dueSlot,
+  type FireOptions,
+  type Firing,
+  type FiringContext,
+  firingOutcome,
+  nextRunAfter,
+  type RunNowOptions,
+  SCHEDULE_COLUMNS,
+  type ScheduleRow,
+  scheduledTask,
+} from "./scheduler";
 import { minIntervalMsPg } from "./settings.pg";
 import type { Recipient, RunPlan } from "./targets";
 import { planRunPg } from "./targets.pg";
@@ -37,10 +48,11 @@ async function createTaskPg(
   audits: Audits,
   schedule: ScheduleRow,
   recipient: Recipient,
-  { runId, scheduledFor, trigger, now, actor }: { runId: string; scheduledFor: number; trigger: string; now: number; actor: Actor },
+  context: FiringContext,
 ): Promise<string> {
+  const { now, actor } = context;
   const taskId = newId();
-  const status = recipient.agentId ? "pending" : "unassigned";
+  const task = scheduledTask(schedule, recipient, taskId, context);
   await sql.run(
     `INSERT INTO "Task" ("id", "title", "description", "type", "tags", "priority", "status", "agentId", "scheduleId", "attempts", "createdAt", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10)`,
@@ -51,7 +63,7 @@ async function createTaskPg(
       schedule.taskType,
       schedule.taskTags,
       schedule.taskPriority,
-      status,
+      task.status,
       recipient.agentId,
       schedule.id,
       new Date(now),
@@ -60,25 +72,10 @@ async function createTaskPg(
   await sql.run(
     `INSERT INTO "TaskEvent" ("taskId", "type", "fromStatus", "toStatus", "message", "data", "actorType", "actorId", "createdAt")
      VALUES ($1, 'created', NULL, $2, $3, $4, $5, $6, $7)`,
-    [
-      taskId,
-      status,
-      `Created by schedule "${schedule.name}" (${trigger === "manual" ? "run now" : "cron"})`,
-      JSON.stringify({ scheduleId: schedule.id, runId, scheduledFor: new Date(scheduledFor).toISOString() }),
-      actor.type,
-      actor.id,
-      new Date(now),
-    ],
+    [taskId, task.status, task.message, task.data, actor.type, actor.id, new Date(now)],
   );
   await recordTaskRollupPg(sql, { kind: "created", agentId: recipient.agentId, at: now });
-  audits.push({
-    actor,
-    action: "task.created",
-    targetType: "task",
-    targetId: taskId,
-    agentId: recipient.agentId,
-    data: { title: schedule.taskTitle, status, scheduleId: schedule.id, runId },
-  });
+  audits.push(task.audit);
   return taskId;
 }
 
@@ -100,15 +97,15 @@ async function fireSlotPg(sql: Sql, audits: Audits, schedule: ScheduleRow, optio
   const plan: RunPlan = options.skipAll
     ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: options.skipAll }], error: null }
     : await planRunPg(sql, schedule, seenNow);
+  const context = { runId, scheduledFor, trigger, now, actor };
   const taskIds: string[] = [];
   for (const recipient of plan.recipients) {
-    taskIds.push(await createTaskPg(sql, audits, schedule, recipient, { runId, scheduledFor, trigger, now, actor }));
+    taskIds.push(await createTaskPg(sql, audits, schedule, recipient, context));
   }
-  const status: Firing["status"] = plan.error ? "failed" : taskIds.length === 0 ? "skipped" : plan.skips.length > 0 ? "partial" : "created";
-  const firstTask = taskIds[0] ?? null;
+  const { firing, audit } = firingOutcome(schedule, plan, taskIds, context);
   await sql.run(`UPDATE "ScheduleRun" SET "status" = $1, "taskId" = $2, "taskIds" = $3, "skips" = $4, "error" = $5 WHERE "id" = $6`, [
-    status,
-    firstTask,
+    firing.status,
+    firing.taskId,
     JSON.stringify(taskIds),
     JSON.stringify(plan.skips),
     plan.error,
@@ -116,36 +113,11 @@ async function fireSlotPg(sql: Sql, audits: Audits, schedule: ScheduleRow, optio
   ]);
   await sql.run(`UPDATE "Schedule" SET "lastRunAt" = $1, "lastTaskId" = COALESCE($2, "lastTaskId"), "updatedAt" = $1 WHERE "id" = $3`, [
     new Date(now),
-    firstTask,
+    firing.taskId,
     schedule.id,
   ]);
-  audits.push({
-    actor,
-    action: status === "failed" ? "schedule.fire_failed" : "schedule.fired",
-    targetType: "schedule",
-    targetId: schedule.id,
-    agentId: schedule.agentId,
-    data: {
-      runId,
-      trigger,
-      status,
-      taskIds,
-      skipped: plan.skips.map((skip) => ({ agentId: skip.agentId, reason: skip.reason })),
-      scheduledFor: new Date(scheduledFor).toISOString(),
-      ...(plan.error ? { error: plan.error } : {}),
-    },
-  });
-  return {
-    runId,
-    scheduleId: schedule.id,
-    scheduledFor,
-    taskId: firstTask,
-    taskIds,
-    agentIds: plan.recipients.map((recipient) => recipient.agentId),
-    skips: plan.skips,
-    status,
-    ...(plan.error ? { error: plan.error } : {}),
-  };
+  audits.push(audit);
+  return firing;
 }
 
 /** A transaction that may fire: its audit events are appended last, before the commit. */
@@ -168,12 +140,7 @@ export async function runDueSchedulesPg({ clock = systemClock }: { clock?: Clock
   );
   const firings: Firing[] = [];
   for (const schedule of due) {
-    let next: number | null = null;
-    try {
-      next = nextSlot(schedule.cron, schedule.timezone, now);
-    } catch (error) {
-      console.error(`[swarmdeck] schedule ${schedule.id} has an unusable cron expression:`, error);
-    }
+    const next = nextRunAfter(schedule, now);
     const firing = await firingTransaction(async (tx, audits) => {
       // The claim: only the instance that moves nextRunAt on from the value it read fires this slot.
       const claimed = await tx.get<ScheduleRow>(
@@ -189,14 +156,7 @@ export async function runDueSchedulesPg({ clock = systemClock }: { clock?: Clock
       if (!claimed || schedule.nextRunAt === null) return null;
       // The row as it is now (locked until commit: a manual run may have moved lastRunAt), with the slot it was due at.
       const current: ScheduleRow = { ...claimed, nextRunAt: schedule.nextRunAt };
-      // The latest slot that has come (several missed slots fire once, as this one).
-      const latest = latestSlotAtOrBefore(current.cron, current.timezone, now);
-      const slot = latest !== null && latest >= schedule.nextRunAt ? latest : schedule.nextRunAt;
-      const sinceLast = current.lastRunAt === null ? null : now - current.lastRunAt;
-      const skipAll =
-        sinceLast !== null && sinceLast < minMs
-          ? `The last run was ${Math.round(sinceLast / 60_000)} minute(s) ago; the minimum interval is ${minMs / 60_000} minutes`
-          : undefined;
+      const { slot, skipAll } = dueSlot(current, schedule.nextRunAt, now, minMs);
       return fireSlotPg(tx, audits, current, { scheduledFor: slot, trigger: "cron", now, skipAll });
     });
     if (firing) {
@@ -207,15 +167,7 @@ export async function runDueSchedulesPg({ clock = systemClock }: { clock?: Clock
   return firings;
 }
 
-export async function runScheduleNowPg({
-  id,
-  actor,
-  clock = systemClock,
-}: {
-  id: string;
-  actor: Actor;
-  clock?: Clock;
-}): Promise<Firing | null> {
+export async function runScheduleNowPg({ id, actor, clock = systemClock }: RunNowOptions): Promise<Firing | null> {
   const firing = await firingTransaction(async (tx, audits) => {
     const schedule = await tx.get<ScheduleRow>(`SELECT ${COLUMNS} FROM "Schedule" WHERE "id" = $1`, [id]);
     if (!schedule) return null;

@@ -8,7 +8,7 @@
 // latest missed slot), and nextRunAt moves to the first slot after now.
 import "server-only";
 import type Database from "better-sqlite3";
-import { type Actor, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
+import { type Actor, type AuditInput, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "@/lib/tasks/dispatch";
@@ -64,14 +64,35 @@ export type FireOptions = {
   skipAll?: string;
 };
 
-function createTaskSync(
-  sqlite: Database.Database,
+export type FiringContext = { runId: string; scheduledFor: number; trigger: string; now: number; actor: Actor };
+
+/** A task a firing creates for one recipient (both stores): its status, its `created` event and its audit input. */
+export function scheduledTask(
   schedule: ScheduleRow,
   recipient: Recipient,
-  { runId, scheduledFor, trigger, now, actor }: { runId: string; scheduledFor: number; trigger: string; now: number; actor: Actor },
-): string {
-  const taskId = newId();
+  taskId: string,
+  { runId, scheduledFor, trigger, actor }: FiringContext,
+): { status: string; message: string; data: string; audit: AuditInput } {
   const status = recipient.agentId ? "pending" : "unassigned";
+  return {
+    status,
+    message: `Created by schedule "${schedule.name}" (${trigger === "manual" ? "run now" : "cron"})`,
+    data: JSON.stringify({ scheduleId: schedule.id, runId, scheduledFor: new Date(scheduledFor).toISOString() }),
+    audit: {
+      actor,
+      action: "task.created",
+      targetType: "task",
+      targetId: taskId,
+      agentId: recipient.agentId,
+      data: { title: schedule.taskTitle, status, scheduleId: schedule.id, runId },
+    },
+  };
+}
+
+function createTaskSync(sqlite: Database.Database, schedule: ScheduleRow, recipient: Recipient, context: FiringContext): string {
+  const { now, actor } = context;
+  const taskId = newId();
+  const task = scheduledTask(schedule, recipient, taskId, context);
   prepare(
     sqlite,
     `INSERT INTO Task (id, title, description, type, tags, priority, status, agentId, scheduleId, attempts, createdAt, updatedAt)
@@ -83,7 +104,7 @@ function createTaskSync(
     type: schedule.taskType,
     tags: schedule.taskTags,
     priority: schedule.taskPriority,
-    status,
+    status: task.status,
     agentId: recipient.agentId,
     scheduleId: schedule.id,
     now,
@@ -92,25 +113,53 @@ function createTaskSync(
     sqlite,
     `INSERT INTO TaskEvent (taskId, type, fromStatus, toStatus, message, data, actorType, actorId, createdAt)
      VALUES (?, 'created', NULL, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    taskId,
-    status,
-    `Created by schedule "${schedule.name}" (${trigger === "manual" ? "run now" : "cron"})`,
-    JSON.stringify({ scheduleId: schedule.id, runId, scheduledFor: new Date(scheduledFor).toISOString() }),
-    actor.type,
-    actor.id,
-    now,
-  );
+  ).run(taskId, task.status, task.message, task.data, actor.type, actor.id, now);
   recordTaskRollup(sqlite, { kind: "created", agentId: recipient.agentId, at: now });
-  appendAuditSync(sqlite, {
-    actor,
-    action: "task.created",
-    targetType: "task",
-    targetId: taskId,
-    agentId: recipient.agentId,
-    data: { title: schedule.taskTitle, status, scheduleId: schedule.id, runId },
-  });
+  appendAuditSync(sqlite, task.audit);
   return taskId;
+}
+
+/**
+ * The outcome of a fired slot once its tasks exist (both stores): the Firing
+ * returned, whose status and first task go to the ScheduleRun and Schedule rows,
+ * and the `schedule.fired` (or `schedule.fire_failed`) audit input.
+ */
+export function firingOutcome(
+  schedule: ScheduleRow,
+  plan: RunPlan,
+  taskIds: string[],
+  { runId, scheduledFor, trigger, actor }: FiringContext,
+): { firing: Firing; audit: AuditInput } {
+  const status: Firing["status"] = plan.error ? "failed" : taskIds.length === 0 ? "skipped" : plan.skips.length > 0 ? "partial" : "created";
+  return {
+    firing: {
+      runId,
+      scheduleId: schedule.id,
+      scheduledFor,
+      taskId: taskIds[0] ?? null,
+      taskIds,
+      agentIds: plan.recipients.map((recipient) => recipient.agentId),
+      skips: plan.skips,
+      status,
+      ...(plan.error ? { error: plan.error } : {}),
+    },
+    audit: {
+      actor,
+      action: status === "failed" ? "schedule.fire_failed" : "schedule.fired",
+      targetType: "schedule",
+      targetId: schedule.id,
+      agentId: schedule.agentId,
+      data: {
+        runId,
+        trigger,
+        status,
+        taskIds,
+        skipped: plan.skips.map((skip) => ({ agentId: skip.agentId, reason: skip.reason })),
+        scheduledFor: new Date(scheduledFor).toISOString(),
+        ...(plan.error ? { error: plan.error } : {}),
+      },
+    },
+  };
 }
 
 /**
@@ -131,14 +180,12 @@ export function fireSlot(sqlite: Database.Database, schedule: ScheduleRow, optio
   const plan: RunPlan = options.skipAll
     ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: options.skipAll }], error: null }
     : planRun(sqlite, schedule, seenNow);
-  const taskIds = plan.recipients.map((recipient) =>
-    createTaskSync(sqlite, schedule, recipient, { runId, scheduledFor, trigger, now, actor }),
-  );
-  const status: Firing["status"] = plan.error ? "failed" : taskIds.length === 0 ? "skipped" : plan.skips.length > 0 ? "partial" : "created";
-  const firstTask = taskIds[0] ?? null;
+  const context = { runId, scheduledFor, trigger, now, actor };
+  const taskIds = plan.recipients.map((recipient) => createTaskSync(sqlite, schedule, recipient, context));
+  const { firing, audit } = firingOutcome(schedule, plan, taskIds, context);
   prepare(sqlite, "UPDATE ScheduleRun SET status = ?, taskId = ?, taskIds = ?, skips = ?, error = ? WHERE id = ?").run(
-    status,
-    firstTask,
+    firing.status,
+    firing.taskId,
     JSON.stringify(taskIds),
     JSON.stringify(plan.skips),
     plan.error,
@@ -146,42 +193,43 @@ export function fireSlot(sqlite: Database.Database, schedule: ScheduleRow, optio
   );
   prepare(sqlite, "UPDATE Schedule SET lastRunAt = ?, lastTaskId = COALESCE(?, lastTaskId), updatedAt = ? WHERE id = ?").run(
     now,
-    firstTask,
+    firing.taskId,
     now,
     schedule.id,
   );
-  appendAuditSync(sqlite, {
-    actor,
-    action: status === "failed" ? "schedule.fire_failed" : "schedule.fired",
-    targetType: "schedule",
-    targetId: schedule.id,
-    agentId: schedule.agentId,
-    data: {
-      runId,
-      trigger,
-      status,
-      taskIds,
-      skipped: plan.skips.map((skip) => ({ agentId: skip.agentId, reason: skip.reason })),
-      scheduledFor: new Date(scheduledFor).toISOString(),
-      ...(plan.error ? { error: plan.error } : {}),
-    },
-  });
-  return {
-    runId,
-    scheduleId: schedule.id,
-    scheduledFor,
-    taskId: firstTask,
-    taskIds,
-    agentIds: plan.recipients.map((recipient) => recipient.agentId),
-    skips: plan.skips,
-    status,
-    ...(plan.error ? { error: plan.error } : {}),
-  };
+  appendAuditSync(sqlite, audit);
+  return firing;
 }
 
 export function announce(firing: Firing | null) {
   // Wake the waiting polls of each agent (or of the pool) after the commit.
   for (const agentId of firing?.agentIds ?? []) announceTasks({ agentId });
+}
+
+/** The schedule's next slot after now (null, and an error logged, for an unusable cron expression). */
+export function nextRunAfter(schedule: ScheduleRow, now: number): number | null {
+  try {
+    return nextSlot(schedule.cron, schedule.timezone, now);
+  } catch (error) {
+    console.error(`[swarmdeck] schedule ${schedule.id} has an unusable cron expression:`, error);
+    return null;
+  }
+}
+
+/**
+ * The slot a schedule due at `nextRunAt` fires (the latest slot that has come:
+ * several missed slots fire once, as this one) and, when its last run is within
+ * the minimum interval, the reason to create nothing (both stores).
+ */
+export function dueSlot(schedule: ScheduleRow, nextRunAt: number, now: number, minMs: number): { slot: number; skipAll?: string } {
+  const latest = latestSlotAtOrBefore(schedule.cron, schedule.timezone, now);
+  const slot = latest !== null && latest >= nextRunAt ? latest : nextRunAt;
+  const sinceLast = schedule.lastRunAt === null ? null : now - schedule.lastRunAt;
+  const skipAll =
+    sinceLast !== null && sinceLast < minMs
+      ? `The last run was ${Math.round(sinceLast / 60_000)} minute(s) ago; the minimum interval is ${minMs / 60_000} minutes`
+      : undefined;
+  return { slot, skipAll };
 }
 
 /** Fires every enabled schedule whose nextRunAt has come; gives a nextRunAt to enabled schedules without one. */
@@ -196,21 +244,9 @@ export async function runDueSchedules({ clock = systemClock }: { clock?: Clock }
       `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE enabled = 1 AND (nextRunAt IS NULL OR nextRunAt <= ?) ORDER BY nextRunAt`,
     ).all(now) as ScheduleRow[];
     for (const schedule of due) {
-      let next: number | null = null;
-      try {
-        next = nextSlot(schedule.cron, schedule.timezone, now);
-      } catch (error) {
-        console.error(`[swarmdeck] schedule ${schedule.id} has an unusable cron expression:`, error);
-      }
+      const next = nextRunAfter(schedule, now);
       if (schedule.nextRunAt !== null) {
-        // The latest slot that has come (several missed slots fire once, as this one).
-        const latest = latestSlotAtOrBefore(schedule.cron, schedule.timezone, now);
-        const slot = latest !== null && latest >= schedule.nextRunAt ? latest : schedule.nextRunAt;
-        const sinceLast = schedule.lastRunAt === null ? null : now - schedule.lastRunAt;
-        const skipAll =
-          sinceLast !== null && sinceLast < minMs
-            ? `The last run was ${Math.round(sinceLast / 60_000)} minute(s) ago; the minimum interval is ${minMs / 60_000} minutes`
-            : undefined;
+        const { slot, skipAll } = dueSlot(schedule, schedule.nextRunAt, now, minMs);
         const firing = fireSlot(sqlite, schedule, { scheduledFor: slot, trigger: "cron", now, skipAll });
         if (firing) firings.push(firing);
       }
@@ -222,16 +258,10 @@ export async function runDueSchedules({ clock = systemClock }: { clock?: Clock }
   return firings;
 }
 
+export type RunNowOptions = { id: string; actor: Actor; clock?: Clock };
+
 /** POST /api/v1/schedules/{id}/run: one firing now, outside the cron slots (nextRunAt is unchanged). */
-export async function runScheduleNow({
-  id,
-  actor,
-  clock = systemClock,
-}: {
-  id: string;
-  actor: Actor;
-  clock?: Clock;
-}): Promise<Firing | null> {
+export async function runScheduleNow({ id, actor, clock = systemClock }: RunNowOptions): Promise<Firing | null> {
   if (usesPostgres()) return (await import("./scheduler.pg")).runScheduleNowPg({ id, actor, clock });
   const firing = await writeTransaction((sqlite) => {
     const schedule = prepare(sqlite, `SELECT ${SCHEDULE_COLUMNS} FROM Schedule WHERE id = ?`).get(id) as ScheduleRow | undefined;

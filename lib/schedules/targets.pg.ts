@@ -3,12 +3,8 @@
 // is matched with jsonb_array_elements_text instead of SQLite's json_each, and
 // names are ordered bytewise (COLLATE "C"), as SQLite's BINARY collation orders them.
 import "server-only";
-import { offlineAfterMs } from "@/lib/agents/agents";
 import type { Sql } from "@/lib/pg";
-import { describeTarget, type Recipient, type RunPlan, type Skip } from "./targets";
-
-type TargetedSchedule = { id: string; targetKind: string; targetValue: string | null; agentId: string | null };
-type AgentRow = { id: string; name: string; lastSeenAt: number | null };
+import { type AgentRow, noMatchPlan, planAgent, poolPlan, type RunPlan, type TargetedSchedule } from "./targets";
 
 const OPEN = "('unassigned', 'offered', 'pending', 'in_progress')";
 const BY_NAME = `ORDER BY "name" COLLATE "C"`;
@@ -49,33 +45,12 @@ export async function planRunPg(sql: Sql, schedule: TargetedSchedule, seenNow: n
           `SELECT "id", "status" FROM "Task" WHERE "scheduleId" = $1 AND "agentId" = $2 AND "status" IN ${OPEN} LIMIT 1`,
           [schedule.id, agentId],
         );
-  const stillOpen = (task: { id: string; status: string }) =>
-    `The previous run's task ${task.id} is still ${task.status.replace("_", " ")}`;
 
-  if (schedule.targetKind === "pool") {
-    const open = await openTask(null);
-    return open
-      ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: stillOpen(open) }], error: null }
-      : { recipients: [{ agentId: null, agentName: null }], skips: [], error: null };
-  }
+  if (schedule.targetKind === "pool") return poolPlan(await openTask(null));
   const agents = await agentsOf(sql, schedule);
   if (typeof agents === "string") return { recipients: [], skips: [], error: agents };
-  if (agents.length === 0) {
-    const who = describeTarget(schedule.targetKind, schedule.targetValue, null).replace(/^for /, "");
-    return { recipients: [], skips: [{ agentId: null, agentName: null, reason: `No active agent matches (${who})` }], error: null };
-  }
-  const recipients: Recipient[] = [];
-  const skips: Skip[] = [];
-  for (const agent of agents) {
-    const open = await openTask(agent.id);
-    if (open) {
-      skips.push({ agentId: agent.id, agentName: agent.name, reason: stillOpen(open) });
-    } else if (agent.lastSeenAt === null || seenNow - agent.lastSeenAt >= offlineAfterMs()) {
-      const since = agent.lastSeenAt === null ? "its worker has never called in" : `last seen ${new Date(agent.lastSeenAt).toISOString()}`;
-      skips.push({ agentId: agent.id, agentName: agent.name, reason: `The agent is offline (${since})` });
-    } else {
-      recipients.push({ agentId: agent.id, agentName: agent.name });
-    }
-  }
-  return { recipients, skips, error: null };
+  if (agents.length === 0) return noMatchPlan(schedule);
+  const plan: RunPlan = { recipients: [], skips: [], error: null };
+  for (const agent of agents) planAgent(plan, agent, await openTask(agent.id), seenNow);
+  return plan;
 }

@@ -14,8 +14,8 @@ export type Recipient = { agentId: string | null; agentName: string | null };
 export type Skip = { agentId: string | null; agentName: string | null; reason: string };
 export type RunPlan = { recipients: Recipient[]; skips: Skip[]; error: string | null };
 
-type TargetedSchedule = { id: string; targetKind: string; targetValue: string | null; agentId: string | null };
-type AgentRow = { id: string; name: string; lastSeenAt: number | null };
+export type TargetedSchedule = { id: string; targetKind: string; targetValue: string | null; agentId: string | null };
+export type AgentRow = { id: string; name: string; lastSeenAt: number | null };
 
 const OPEN = "('unassigned', 'offered', 'pending', 'in_progress')";
 
@@ -60,6 +60,35 @@ export function describeTarget(kind: string, value: string | null, agentName: st
   }
 }
 
+type OpenTask = { id: string; status: string };
+
+const stillOpen = (task: OpenTask) => `The previous run's task ${task.id} is still ${task.status.replace("_", " ")}`;
+
+/** The pool's plan, given the open task of an earlier run (both stores). */
+export function poolPlan(open: OpenTask | undefined): RunPlan {
+  return open
+    ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: stillOpen(open) }], error: null }
+    : { recipients: [{ agentId: null, agentName: null }], skips: [], error: null };
+}
+
+/** The plan when no active agent matches the target (both stores). */
+export function noMatchPlan(schedule: TargetedSchedule): RunPlan {
+  const who = describeTarget(schedule.targetKind, schedule.targetValue, null).replace(/^for /, "");
+  return { recipients: [], skips: [{ agentId: null, agentName: null, reason: `No active agent matches (${who})` }], error: null };
+}
+
+/** One target agent into the plan (both stores): skipped with its open task or when offline, a recipient otherwise. */
+export function planAgent(plan: RunPlan, agent: AgentRow, open: OpenTask | undefined, seenNow: number): void {
+  if (open) {
+    plan.skips.push({ agentId: agent.id, agentName: agent.name, reason: stillOpen(open) });
+  } else if (agent.lastSeenAt === null || seenNow - agent.lastSeenAt >= offlineAfterMs()) {
+    const since = agent.lastSeenAt === null ? "its worker has never called in" : `last seen ${new Date(agent.lastSeenAt).toISOString()}`;
+    plan.skips.push({ agentId: agent.id, agentName: agent.name, reason: `The agent is offline (${since})` });
+  } else {
+    plan.recipients.push({ agentId: agent.id, agentName: agent.name });
+  }
+}
+
 /**
  * The recipients of one firing, and the targets skipped with their reasons.
  * `seenNow` is the real time the agents' lastSeenAt is written in (the
@@ -74,34 +103,13 @@ export function planRun(sqlite: Database.Database, schedule: TargetedSchedule, s
       : prepare(sqlite, `SELECT id, status FROM Task WHERE scheduleId = ? AND agentId = ? AND status IN ${OPEN} LIMIT 1`).get(
           schedule.id,
           agentId,
-        )) as { id: string; status: string } | undefined;
-  const stillOpen = (task: { id: string; status: string }) =>
-    `The previous run's task ${task.id} is still ${task.status.replace("_", " ")}`;
+        )) as OpenTask | undefined;
 
-  if (schedule.targetKind === "pool") {
-    const open = openTask(null);
-    return open
-      ? { recipients: [], skips: [{ agentId: null, agentName: null, reason: stillOpen(open) }], error: null }
-      : { recipients: [{ agentId: null, agentName: null }], skips: [], error: null };
-  }
+  if (schedule.targetKind === "pool") return poolPlan(openTask(null));
   const agents = agentsOf(sqlite, schedule);
   if (typeof agents === "string") return { recipients: [], skips: [], error: agents };
-  if (agents.length === 0) {
-    const who = describeTarget(schedule.targetKind, schedule.targetValue, null).replace(/^for /, "");
-    return { recipients: [], skips: [{ agentId: null, agentName: null, reason: `No active agent matches (${who})` }], error: null };
-  }
-  const recipients: Recipient[] = [];
-  const skips: Skip[] = [];
-  for (const agent of agents) {
-    const open = openTask(agent.id);
-    if (open) {
-      skips.push({ agentId: agent.id, agentName: agent.name, reason: stillOpen(open) });
-    } else if (agent.lastSeenAt === null || seenNow - agent.lastSeenAt >= offlineAfterMs()) {
-      const since = agent.lastSeenAt === null ? "its worker has never called in" : `last seen ${new Date(agent.lastSeenAt).toISOString()}`;
-      skips.push({ agentId: agent.id, agentName: agent.name, reason: `The agent is offline (${since})` });
-    } else {
-      recipients.push({ agentId: agent.id, agentName: agent.name });
-    }
-  }
-  return { recipients, skips, error: null };
+  if (agents.length === 0) return noMatchPlan(schedule);
+  const plan: RunPlan = { recipients: [], skips: [], error: null };
+  for (const agent of agents) planAgent(plan, agent, openTask(agent.id), seenNow);
+  return plan;
 }
