@@ -1,10 +1,11 @@
 // Following "MemoryChange" on the PostgreSQL store: the log a trigger writes for
 // every memory inserted, re-embedded, archived, updated or deleted, by any app
 // instance (prisma/postgresql/migrations/20261126110201_memory_changes). Each
-// in-process index of an instance (the keyword index, keyword-search.pg.ts)
-// follows it with a ChangeFollower: before a search it reads the changes after
-// the last one it saw and hands the changed memories' ids to the index, which
-// re-reads their rows. When nothing changed that is one indexed range read.
+// in-process index of an instance (the keyword index, keyword-search.pg.ts; the
+// vector index, search-index.pg.ts) follows it with a ChangeFollower: before a
+// search it reads the changes after the last one it saw and hands the changed
+// memories' ids to the index, which re-reads their rows. When nothing changed
+// that is one indexed range read.
 //
 // A change's "seq" is taken when the row changes, not when its transaction
 // commits, so seq 11 can be visible while seq 10 is still uncommitted. Numbers

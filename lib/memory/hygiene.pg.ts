@@ -9,6 +9,7 @@ import "server-only";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import { pgPool, pgSql, pgTransaction } from "@/lib/pg";
+import { CHANGE_LOG_DAYS } from "./change-log.pg";
 import {
   afterConsolidating,
   consolidatedMemory,
@@ -22,7 +23,7 @@ import {
 } from "./hygiene";
 import { storeMemoriesPg } from "./memory-store.pg";
 import { dropFromIndexes } from "./search-index";
-import { CHANGE_LOG_DAYS, catchUpIndexPg, rescoreExactlyPg } from "./search-index.pg";
+import { catchUpIndexPg, rescoreExactlyPg } from "./search-index.pg";
 
 async function sweepExpiredPg(): Promise<number> {
   const rows = await pgSql().all<{ id: number }>(
