@@ -148,8 +148,6 @@ export async function pgTransaction<T>(fn: (sql: Sql) => Promise<T>, options: { 
  * pg_try_advisory_lock take a bigint). Keep them here so no two uses collide.
  */
 export const ADVISORY = {
-  /** Serializes appends to the audit chain (lib/audit/audit-log.pg.ts). */
-  auditChain: 0x5d_0001,
   /** Held by the instance that runs the background jobs (lib/jobs/leader.ts). */
   backgroundLeader: 0x5d_0002,
 } as const;

@@ -224,6 +224,11 @@ try {
       await client.query(`UPDATE ${quote(key.table)} SET ${quote(key.column)} = $1 WHERE ${quote(idColumn)} = $2`, [row.ref, row.id]);
     }
   }
+  // The audit chain's head (a table only PostgreSQL has) stands where the copied chain ends.
+  await client.query(
+    `UPDATE "AuditChainHead" SET "prevHash" = '', "hash" = COALESCE((SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1), $1) WHERE "id" = 1`,
+    ["0".repeat(64)],
+  );
   await client.query("COMMIT");
 } catch (error) {
   await client.query("ROLLBACK").catch(() => {});

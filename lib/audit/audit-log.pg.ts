@@ -1,25 +1,33 @@
 // The audit chain on the PostgreSQL store (the SQLite twin is audit-log.ts). Several
-// app instances append at once, so every append first takes one cluster-wide
-// advisory lock for the rest of its transaction: the appends line up, each reads
-// the hash its predecessor committed, and the chain stays one unbroken chain.
+// app instances append at once, so the chain has a head: one row, "AuditChainHead"
+// (prisma/postgresql/migrations/20261126170000_audit_chain_head), holding the last
+// event's hash. Each append is one statement that updates the head (taking its row
+// lock until the transaction ends) and inserts the event chained to the hash it
+// found there. An append that waited for another's lock reads the head as that one
+// committed it (an UPDATE re-reads a row it waited for), so the appends line up and
+// the chain stays one unbroken chain; and the lock is held from that statement to
+// the commit only, one round trip shorter than a lock, a read and an insert.
+//
+// The hash is computed in the statement: SHA-256 of `["` + the previous hash + `",`
+// + auditHashTail(row), which is auditHash's canonical text (audit-log.ts;
+// audit-log.test.ts holds the two equal); verifyAuditChainPg checks it with auditHash.
 import "server-only";
-import { ADVISORY, pgSql, type Sql } from "@/lib/pg";
-import { type AuditInput, auditHash, chainedRow, GENESIS_HASH, type VerifyResult } from "./audit-log";
+import { pgSql, type Sql } from "@/lib/pg";
+import { type AuditInput, auditHash, auditHashTail, auditRow, GENESIS_HASH, type VerifyResult } from "./audit-log";
 
-/** Takes the chain's lock until the transaction ends. Call first in any transaction that appends. */
-export async function lockAuditChain(sql: Sql): Promise<void> {
-  await sql.get("SELECT pg_advisory_xact_lock($1)", [ADVISORY.auditChain]);
-}
-
-/** Appends an event; call inside the `pgTransaction` of the change it records. */
-export async function appendAuditPg(sql: Sql, input: AuditInput): Promise<void> {
-  await lockAuditChain(sql);
-  const last = await sql.get<{ hash: string }>('SELECT "hash" FROM "AuditEvent" ORDER BY "id" DESC LIMIT 1');
-  const row = chainedRow(input, last?.hash);
-  await sql.run(
-    `INSERT INTO "AuditEvent" ("createdAt", "actorType", "actorId", "actorLabel", "action", "targetType", "targetId", "agentId", "data", "prevHash", "hash")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
+/** The append as one statement and its parameters (also run through Prisma by appendAudit in audit-log.ts). */
+export function appendStatementPg(input: AuditInput): { text: string; params: unknown[] } {
+  const row = auditRow(input, Date.now());
+  return {
+    text: `WITH head AS (
+        UPDATE "AuditChainHead"
+        SET "prevHash" = "hash", "hash" = encode(sha256(convert_to('["' || "hash" || '",' || $10::text, 'UTF8')), 'hex')
+        WHERE "id" = 1
+        RETURNING "prevHash", "hash"
+      )
+      INSERT INTO "AuditEvent" ("createdAt", "actorType", "actorId", "actorLabel", "action", "targetType", "targetId", "agentId", "data", "prevHash", "hash")
+      SELECT $1::timestamptz, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, head."prevHash", head."hash" FROM head`,
+    params: [
       new Date(row.createdAt),
       row.actorType,
       row.actorId,
@@ -29,10 +37,16 @@ export async function appendAuditPg(sql: Sql, input: AuditInput): Promise<void> 
       row.targetId,
       row.agentId,
       row.data,
-      row.prevHash,
-      row.hash,
+      auditHashTail(row),
     ],
-  );
+  };
+}
+
+/** Appends an event; call inside the `pgTransaction` of the change it records (it holds the chain until the commit: call it last). */
+export async function appendAuditPg(sql: Sql, input: AuditInput): Promise<void> {
+  const { text, params } = appendStatementPg(input);
+  const appended = await sql.run(text, params);
+  if (appended !== 1) throw new Error("the audit chain's head row is missing (migration 20261126170000_audit_chain_head)");
 }
 
 type ChainRow = Parameters<typeof auditHash>[1] & { id: number; prevHash: string; hash: string };

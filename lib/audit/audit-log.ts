@@ -5,7 +5,6 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { prepare, type Tx, usesPostgres, withSqlite } from "@/lib/db";
-import { ADVISORY } from "@/lib/pg";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -54,6 +53,26 @@ export function auditHash(prevHash: string, row: Row): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
+/**
+ * What follows the previous hash in auditHash's canonical text: auditHash(prev, row)
+ * is the SHA-256 of `["` + prev + `",` + this (a hash is hex, so it needs no JSON
+ * escaping). PostgreSQL appends compute the hash in the statement that reads the
+ * previous one (audit-log.pg.ts) from this text.
+ */
+export function auditHashTail(row: Row): string {
+  return JSON.stringify([
+    row.createdAt,
+    row.actorType,
+    row.actorId,
+    row.actorLabel,
+    row.action,
+    row.targetType,
+    row.targetId,
+    row.agentId,
+    row.data,
+  ]).slice(1);
+}
+
 export function auditRow(input: AuditInput, createdAt: number): Row {
   return {
     createdAt,
@@ -77,8 +96,14 @@ export function chainedRow(input: AuditInput, lastHash: string | undefined): Row
 
 /** Appends an event inside a Prisma transaction (the same one as the change it records). */
 export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
-  // PostgreSQL: appends from every instance line up behind one lock (audit-log.pg.ts).
-  if (usesPostgres()) await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", ADVISORY.auditChain);
+  if (usesPostgres()) {
+    // Appends from every instance line up on the chain's head row (audit-log.pg.ts).
+    const { appendStatementPg } = await import("./audit-log.pg");
+    const { text, params } = appendStatementPg(input);
+    const appended = await tx.$executeRawUnsafe(text, ...params);
+    if (appended !== 1) throw new Error("the audit chain's head row is missing (migration 20261126170000_audit_chain_head)");
+    return;
+  }
   const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
   const row = chainedRow(input, last?.hash);
   await tx.auditEvent.create({ data: { ...row, createdAt: new Date(row.createdAt) } });
