@@ -37,19 +37,13 @@ export type Row = {
   data: string;
 };
 
+/** The fields the chain protects, in the order the hash takes them (after the previous hash). */
+function hashedFields(row: Row): unknown[] {
+  return [row.createdAt, row.actorType, row.actorId, row.actorLabel, row.action, row.targetType, row.targetId, row.agentId, row.data];
+}
+
 export function auditHash(prevHash: string, row: Row): string {
-  const canonical = JSON.stringify([
-    prevHash,
-    row.createdAt,
-    row.actorType,
-    row.actorId,
-    row.actorLabel,
-    row.action,
-    row.targetType,
-    row.targetId,
-    row.agentId,
-    row.data,
-  ]);
+  const canonical = JSON.stringify([prevHash, ...hashedFields(row)]);
   return createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -60,17 +54,7 @@ export function auditHash(prevHash: string, row: Row): string {
  * previous one (audit-log.pg.ts) from this text.
  */
 export function auditHashTail(row: Row): string {
-  return JSON.stringify([
-    row.createdAt,
-    row.actorType,
-    row.actorId,
-    row.actorLabel,
-    row.action,
-    row.targetType,
-    row.targetId,
-    row.agentId,
-    row.data,
-  ]).slice(1);
+  return JSON.stringify(hashedFields(row)).slice(1);
 }
 
 export function auditRow(input: AuditInput, createdAt: number): Row {
