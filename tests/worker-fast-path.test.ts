@@ -79,12 +79,12 @@ describe("the worker fast path", () => {
     expect(await taskRow(task.id)).toMatchObject({ status: "completed", output: "fits" });
   });
 
-  it("a long poll whose worker hung up claims nothing: the next task goes to a worker that is still there", async () => {
-    const gone = await agentWithWorker();
-    const present = await agentWithWorker();
+  it("a long poll whose worker hung up claims nothing: the task waits for the worker's next poll", async () => {
+    // The task is the agent's own (not the pool's), so no other test's worker can take it meanwhile.
+    const agent = await agentWithWorker();
     const hangUp = new AbortController();
     const abandoned = fetch(`${server().baseUrl}/api/worker/poll?waitMs=20000`, {
-      headers: { authorization: `Bearer ${gone.token}` },
+      headers: { authorization: `Bearer ${agent.token}` },
       signal: hangUp.signal,
     }).catch((error: Error) => error);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -92,11 +92,14 @@ describe("the worker fast path", () => {
     expect(await abandoned).toBeInstanceOf(Error);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const task = await createTask({ title: "for whoever is there" });
-    const reply = await present.worker.get("/api/worker/poll?waitMs=5000");
+    const task = await createTask({ title: "for the worker that comes back", agentId: agent.agent.id });
+    // The abandoned poll would have been woken by it: it must not have claimed it for nobody.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await taskRow(task.id)).toMatchObject({ status: "pending", attempts: 0 });
+    const reply = await agent.worker.get("/api/worker/poll?waitMs=5000");
     expect(reply.status).toBe(200);
     expect(reply.body.task.id).toBe(task.id);
-    expect(await taskRow(task.id)).toMatchObject({ status: "in_progress", agentId: present.agent.id, attempts: 1 });
+    expect(await taskRow(task.id)).toMatchObject({ status: "in_progress", agentId: agent.agent.id, attempts: 1 });
   });
 
   it("serves memory search to a signed-in operator's browser session (cookie, JSON body) and to operator tokens", async () => {
