@@ -76,10 +76,13 @@ const MAX_NAMED = 2000;
 function statementName(text: string): string | undefined {
   // Off for a connection pooler that cannot keep prepared statements (PgBouncer in
   // transaction mode before 1.21): docs/postgresql.md.
-  if (process.env.SWARMDECK_PG_PREPARE === "off") return undefined;
-  const global = globalThis as unknown as { swarmdeckPgStatements?: Map<string, string> };
-  global.swarmdeckPgStatements ??= new Map();
+  // Read once per process, not on every query.
+  const global = globalThis as unknown as { swarmdeckPgStatements?: Map<string, string> | null };
+  if (global.swarmdeckPgStatements === undefined) {
+    global.swarmdeckPgStatements = process.env.SWARMDECK_PG_PREPARE === "off" ? null : new Map();
+  }
   const statementNames = global.swarmdeckPgStatements;
+  if (!statementNames) return undefined;
   let name = statementNames.get(text);
   if (name === undefined && statementNames.size < MAX_NAMED) {
     name = `swarmdeck_${statementNames.size}`;
