@@ -16,6 +16,7 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          setupFiles: ["tests/support/stop-workers.ts"],
           // CI machines are shared and slow: a test that takes 1 s here can take 7 s there.
           testTimeout: 60_000,
         },
@@ -28,6 +29,7 @@ export default defineConfig({
           exclude: ["tests/postgresql/**", "**/node_modules/**"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: ["tests/support/stop-workers.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One server, many files: files run one after another so timings stay calm on 2 cores.

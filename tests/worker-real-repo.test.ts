@@ -114,6 +114,19 @@ describe("workers in a real repository", { timeout: 180_000 }, () => {
     expect(readFileSync(path.join(root, "ada", "project", "TOOLS.md"), "utf8")).toBe(PROJECT_FILES["TOOLS.md"]);
   });
 
+  it("a build that makes and removes folders as fast as it can does not end the worker", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "power" });
+    const taskId = await createTask(target, { title: "churn", agentId: agent.id });
+    const run = startWorker(agent.token, "dana", { AGENT_COMMAND: path.join(FIXTURES, "agents", "build-churn.sh") }, ["--once"]);
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toContain("built 300 times");
+    expect(task.output).toMatch(/merged task-\S+ into main at [0-9a-f]{12}/);
+    expect(sh(origin, "show", `main:built-${taskId}.txt`)).toBe(`built from ${taskId}`);
+    expect(run.log()).not.toMatch(/Unhandled|ENOENT/);
+  });
+
   it("Claude Code runs in the checkout and loads both the project's CLAUDE.md and the agent's", async () => {
     const agent = await agentWithToken(target, { securityProfile: "power" });
     const current = await identity(target, agent.id, "claude");

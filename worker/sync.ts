@@ -5,13 +5,13 @@
 // under memory/ become memories. Nothing the agent wrote is dropped: a 409 is
 // resent as a proposal against the current version.
 import { createHash } from "node:crypto";
-import { type FSWatcher, watch } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "../lib/contracts/identity";
 import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
+import { type TreeWatcher, watchTree } from "./watch-tree";
 import { FILE_KINDS, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
@@ -34,8 +34,7 @@ export class WorkspaceSync {
   private readonly memoryHashes = new Map<string, string>();
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private watchers: FSWatcher[] = [];
-  private memoryWatched = false;
+  private watcher: TreeWatcher | null = null;
   readonly outcomes: SyncOutcome[] = [];
 
   constructor(
@@ -61,36 +60,31 @@ export class WorkspaceSync {
     }
   }
 
-  /** Watches the workspace root and memory/ until stop(); every change schedules a sync. */
+  /** Watches the workspace root's files and everything under memory/ until stop(); every change schedules a sync. */
   watch(): void {
-    const schedule = () => {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.syncNow("file change"), this.options.debounceMs);
-    };
-    const watchMemory = () => {
-      if (this.memoryWatched) return;
-      try {
-        this.watchers.push(watch(path.join(this.options.homeDir, MEMORY_DIR), { recursive: true }, schedule));
-        this.memoryWatched = true;
-      } catch {
-        // memory/ does not exist yet; the root watcher sees it appear.
-      }
-    };
-    this.watchers.push(
-      watch(this.options.homeDir, (_event, name) => {
-        if (name === MEMORY_DIR) watchMemory();
-        schedule();
-      }),
-    );
-    watchMemory();
+    this.watcher?.close();
+    this.watcher = watchTree(this.options.homeDir, {
+      // Other folders in the home are the agent's own business: not synced, not walked.
+      ignore: (file) => file.includes("/") && !file.startsWith(`${MEMORY_DIR}/`),
+      onChange: () => {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+          // A live sync that fails is retried by the next change and by the one at the agent's exit.
+          this.syncNow("file change").catch((error: Error) =>
+            this.options.log.warn(`sync after a file change failed: ${error.message}`, this.options.taskId),
+          );
+        }, this.options.debounceMs);
+      },
+      // Without live sync the agent's changes still go at its exit (syncNow("agent exit")).
+      onError: (error) => this.options.log.warn(`watching ${this.options.homeDir} for changes: ${error.message}`, this.options.taskId),
+    });
   }
 
   stop(): void {
     clearTimeout(this.timer);
-    for (const watcher of this.watchers) watcher.close();
-    this.watchers = [];
     // watch() may be called again (the reflection turn after the task's run).
-    this.memoryWatched = false;
+    this.watcher?.close();
+    this.watcher = null;
   }
 
   /** One sync at a time, in order: a second trigger waits for the first. */
@@ -273,7 +267,12 @@ export class WorkspaceSync {
       // Never through a symlinked folder: the real path must stay inside the home.
       const real = await realpath(full).catch(() => null);
       if (!real || !real.startsWith(`${await realpath(homeDir)}${path.sep}`)) continue;
-      if ((await stat(full)).size > MAX_MEMORY_FILE_BYTES) continue;
+      // The agent may remove it at any moment: gone is skipped, not an error.
+      const size = await stat(full).then(
+        (info) => info.size,
+        () => null,
+      );
+      if (size === null || size > MAX_MEMORY_FILE_BYTES) continue;
       const content = await readIfExists(full);
       if (!content?.trim() || this.memoryHashes.get(file) === hash(content)) continue;
       const scope = file.startsWith(`${MEMORY_DIR}/shared/`) ? "swarm" : "agent";

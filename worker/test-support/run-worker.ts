@@ -4,6 +4,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
+/** Workers of this test file still running (stopped after the file: tests/support/stop-workers.ts). */
+const running = new Set<ChildProcess>();
 
 export function spawnWorker(env: Record<string, string>, args: string[] = ["--once"]) {
   let log = "";
@@ -28,7 +30,13 @@ export function spawnWorker(env: Record<string, string>, args: string[] = ["--on
   child.stderr?.on("data", (chunk) => {
     log += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   return {
     child,
     exited,
@@ -43,6 +51,23 @@ export function spawnWorker(env: Record<string, string>, args: string[] = ["--on
       throw new Error(`worker log never showed ${text}:\n${log}`);
     },
   };
+}
+
+/**
+ * Stops the workers a test left running (it failed before it stopped them): one still
+ * polling would take the next test file's pool tasks.
+ */
+export async function stopStrayWorkers(): Promise<void> {
+  const stray = [...running];
+  await Promise.all(
+    stray.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once("close", () => resolve());
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
 }
 
 export const FIXTURES = path.join(ROOT, "tests", "fixtures");
