@@ -3,7 +3,7 @@
 // .git/rebase-merge) keeps being watched without ending the worker, and git's own
 // bookkeeping under .git is not taken for the agent's work.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -48,6 +48,22 @@ describe("the agent's file changes as signs of life", () => {
     await run("for i in $(seq 1 300); do mkdir -p build/a/b/c; echo $i > build/a/b/c/out.o; rm -rf build; done");
     await seen("after.txt");
     expect(activity.limitHit).toBeNull();
+  });
+
+  it("does not walk into a folder a symlink points to", async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), "swarmdeck-outside-"));
+    try {
+      mkdirSync(path.join(outside, "sub"));
+      symlinkSync(outside, path.join(dir, "link"));
+      activity.start([dir]);
+      await seen("inside.txt");
+      // A link to / or /proc would otherwise have the worker walk the machine.
+      writeFileSync(path.join(outside, "sub", "elsewhere.txt"), "not the agent's folder");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(activity.last.what).not.toMatch(/link\//);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("does not count git's own work under .git as the agent's", async () => {

@@ -4,9 +4,10 @@
 // (the task's own, else capabilities.yaml max_task_minutes, else
 // MAX_TASK_MINUTES) and the no-progress limit (NO_PROGRESS_MINUTES without any
 // sign of life). Heartbeats carry the last one to the app, which shows it.
+import type { FSWatcher } from "node:fs";
 import { readCapabilities } from "../lib/contracts/capabilities";
 import type { Bundle } from "../lib/contracts/tasks";
-import { type TreeWatcher, watchTree } from "./watch-tree";
+import { watchFolder } from "./watch-tree";
 
 export type LimitHit = { kind: "time_limit" | "no_progress"; reason: string };
 
@@ -32,7 +33,7 @@ export class ActivityWatch {
   private lastWhat = "the task started";
   private readonly started = Date.now();
   private timer: NodeJS.Timeout | undefined;
-  private watchers: TreeWatcher[] = [];
+  private watchers: FSWatcher[] = [];
   private hit: LimitHit | null = null;
   /** Runs of the agent in progress: the no-progress limit is about the agent, not the worker's own git work between runs. */
   private agentRuns = 0;
@@ -73,18 +74,17 @@ export class ActivityWatch {
 
   /** Starts the clock and watches these folders (recursively; .git is ignored) for file changes. */
   start(folders: string[]): void {
-    const isGit = (file: string) => file === ".git" || file.startsWith(".git/");
     for (const folder of folders) {
-      this.watchers.push(
-        watchTree(folder, {
-          ignore: isGit,
-          onChange: (file) => {
-            if (file) this.touch(`file change: ${file}`);
-          },
-          // A folder that cannot be watched still has output and tool use as signs of life.
-          onError: () => {},
-        }),
-      );
+      const watcher = watchFolder(folder, {
+        recursive: true,
+        onChange: (file) => {
+          if (file === ".git" || file.startsWith(".git/")) return;
+          this.touch(`file change: ${file}`);
+        },
+        // A folder that cannot be watched (or a part of it that vanished) still has output and tool use as signs of life.
+        onError: () => {},
+      });
+      if (watcher) this.watchers.push(watcher);
     }
     const { timeLimitMinutes, noProgressMinutes } = this.options;
     const everyMs = Math.max(200, Math.min(5_000, (Math.min(timeLimitMinutes, noProgressMinutes || Infinity) * 60_000) / 10));

@@ -5,13 +5,14 @@
 // under memory/ become memories. Nothing the agent wrote is dropped: a 409 is
 // resent as a proposal against the current version.
 import { createHash } from "node:crypto";
+import type { FSWatcher } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "../lib/contracts/identity";
 import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
-import { type TreeWatcher, watchTree } from "./watch-tree";
+import { watchFolder } from "./watch-tree";
 import { FILE_KINDS, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
@@ -34,7 +35,8 @@ export class WorkspaceSync {
   private readonly memoryHashes = new Map<string, string>();
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private watcher: TreeWatcher | null = null;
+  private watchers: FSWatcher[] = [];
+  private memoryWatched = false;
   readonly outcomes: SyncOutcome[] = [];
 
   constructor(
@@ -60,31 +62,44 @@ export class WorkspaceSync {
     }
   }
 
-  /** Watches the workspace root's files and everything under memory/ until stop(); every change schedules a sync. */
+  /** Watches the workspace root and memory/ until stop(); every change schedules a sync. */
   watch(): void {
-    this.watcher?.close();
-    this.watcher = watchTree(this.options.homeDir, {
-      // Other folders in the home are the agent's own business: not synced, not walked.
-      ignore: (file) => file.includes("/") && !file.startsWith(`${MEMORY_DIR}/`),
-      onChange: () => {
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-          // A live sync that fails is retried by the next change and by the one at the agent's exit.
-          this.syncNow("file change").catch((error: Error) =>
-            this.options.log.warn(`sync after a file change failed: ${error.message}`, this.options.taskId),
-          );
-        }, this.options.debounceMs);
+    const { homeDir, log, taskId, debounceMs } = this.options;
+    const schedule = () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        // A live sync that fails is retried by the next change and by the one at the agent's exit.
+        this.syncNow("file change").catch((error: Error) => log.warn(`sync after a file change failed: ${error.message}`, taskId));
+      }, debounceMs);
+    };
+    // Without live sync the agent's changes still go at its exit (syncNow("agent exit")).
+    const onError = (error: Error) => log.warn(`watching ${homeDir} for changes: ${error.message}`, taskId);
+    const watchMemory = () => {
+      if (this.memoryWatched) return;
+      // memory/ may not exist yet; the root watcher sees it appear.
+      const watcher = watchFolder(path.join(homeDir, MEMORY_DIR), { recursive: true, onChange: schedule, onError });
+      if (!watcher) return;
+      this.watchers.push(watcher);
+      this.memoryWatched = true;
+    };
+    const root = watchFolder(homeDir, {
+      recursive: false,
+      onChange: (name) => {
+        if (name === MEMORY_DIR) watchMemory();
+        schedule();
       },
-      // Without live sync the agent's changes still go at its exit (syncNow("agent exit")).
-      onError: (error) => this.options.log.warn(`watching ${this.options.homeDir} for changes: ${error.message}`, this.options.taskId),
+      onError,
     });
+    if (root) this.watchers.push(root);
+    watchMemory();
   }
 
   stop(): void {
     clearTimeout(this.timer);
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
     // watch() may be called again (the reflection turn after the task's run).
-    this.watcher?.close();
-    this.watcher = null;
+    this.memoryWatched = false;
   }
 
   /** One sync at a time, in order: a second trigger waits for the first. */
