@@ -11,7 +11,7 @@ import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { LAST_SEEN_EVERY_MS, POLL_SAFETY_RECHECK_MS } from "./settings";
-import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
+import { insertTaskEvent, newId, TASK_RETURNING, type TaskEventInput, type TaskRow, toTaskDto, withAgentName } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
 
 type ClaimResult = { task: TaskDto | null; poolRoom: boolean };
@@ -126,19 +126,20 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     const soul = prepare(sqlite, "SELECT currentVersionId FROM IdentityFile WHERE agentId = ? AND kind = 'SOUL'").get(agentId) as
       | { currentVersionId: string | null }
       | undefined;
-    prepare(
+    // The row as claimed (the writes below touch other tables), read back by the UPDATE itself.
+    const claimed = prepare(
       sqlite,
       `UPDATE Task SET status = 'in_progress', agentId = ?, attempts = attempts + 1, claimedAt = ?, heartbeatAt = ?,
          progress = NULL, soulVersionId = ?, updatedAt = ?
-       WHERE id = ?`,
-    ).run(agentId, now, now, soul?.currentVersionId ?? null, now, next.id);
+       WHERE id = ? ${TASK_RETURNING}`,
+    ).get(agentId, now, now, soul?.currentVersionId ?? null, now, next.id) as Omit<TaskRow, "agentName"> | undefined;
     const sessionId = newId();
     prepare(
       sqlite,
       "INSERT INTO Session (id, agentId, taskId, harness, startedAt) VALUES (?, ?, ?, (SELECT harness FROM Agent WHERE id = ?), ?)",
     ).run(sessionId, agentId, next.id, agentId, now);
     prepare(sqlite, "UPDATE Agent SET status = 'busy', updatedAt = ? WHERE id = ? AND status <> 'busy'").run(now, agentId);
-    const row = readTask(sqlite, next.id);
+    const row = withAgentName(claimed, principal.agent.name);
     if (!row) throw new Error("claimed task vanished");
     const claim = { principal, from: next.from, row, sessionId, now };
     insertTaskEvent(sqlite, claimedEvent(claim));

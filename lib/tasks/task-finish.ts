@@ -17,8 +17,10 @@ import {
   insertTaskEvent,
   readTask,
   refreshAgentBusy,
+  TASK_RETURNING,
   type TaskEventInput,
   type TaskRow,
+  withAgentName,
 } from "./task-rows";
 
 export type Finish =
@@ -66,12 +68,13 @@ export function finishAudit(task: TaskRow, finish: Finish, actor: Actor, duratio
 /** Writes a finish inside the caller's transaction; `task` is the row read in it. */
 export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish: Finish, actor: Actor, now: number): TaskRow {
   const durationMs = task.claimedAt !== null && task.status === "in_progress" ? Math.max(0, now - task.claimedAt) : null;
-  prepare(
+  // The row as written (the writes below touch other tables), read back by the UPDATE itself.
+  const written = prepare(
     sqlite,
     `UPDATE Task SET status = ?, finishedAt = ?, updatedAt = ?,
        output = COALESCE(?, output), summary = COALESCE(?, summary), failureReason = ?
-     WHERE id = ?`,
-  ).run(
+     WHERE id = ? ${TASK_RETURNING}`,
+  ).get(
     finish.status,
     now,
     now,
@@ -87,7 +90,7 @@ export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish:
   appendAuditSync(sqlite, finishAudit(task, finish, actor, durationMs));
   recordTaskRollup(sqlite, { kind: finish.status, agentId: task.agentId, at: now, durationMs });
   if (task.agentId && task.status === "in_progress") refreshAgentBusy(sqlite, task.agentId, now);
-  const after = readTask(sqlite, task.id);
+  const after = withAgentName(written as Omit<TaskRow, "agentName"> | undefined, task.agentName);
   if (!after) throw new Error("finished task vanished");
   return after;
 }

@@ -41,11 +41,24 @@ export type TaskRow = {
   updatedAt: number;
 };
 
+/** The Task table's columns of a TaskRow (all but agentName, which is the agent's). */
+const TASK_FIELDS = `id, title, description, type, tags, priority, status, agentId, parentTaskId, attempts, claimedAt,
+  heartbeatAt, finishedAt, progress, output, summary, failureReason, soulVersionId, retryAt, lastAgentId,
+  timeLimitMinutes, lastActivityAt, lastActivity, identityGrant, createdById, createdAt, updatedAt`;
+
 /** Selects a TaskRow: `FROM Task t LEFT JOIN Agent a ON a.id = t.agentId`. */
-export const TASK_COLUMNS = `t.id, t.title, t.description, t.type, t.tags, t.priority, t.status, t.agentId, a.name AS agentName,
-  t.parentTaskId, t.attempts, t.claimedAt, t.heartbeatAt, t.finishedAt, t.progress, t.output, t.summary, t.failureReason,
-  t.soulVersionId, t.retryAt, t.lastAgentId, t.timeLimitMinutes, t.lastActivityAt, t.lastActivity, t.identityGrant,
-  t.createdById, t.createdAt, t.updatedAt`;
+export const TASK_COLUMNS = `${TASK_FIELDS.replace(/\w+/g, "t.$&")}, a.name AS agentName`;
+
+/**
+ * Ends an UPDATE of one task (`UPDATE Task SET ... WHERE id = ? ${TASK_RETURNING}`) so
+ * it answers the row as written, without a second read; add agentName with withAgentName.
+ */
+export const TASK_RETURNING = `RETURNING ${TASK_FIELDS}`;
+
+/** A row from an UPDATE ... TASK_RETURNING, with the name of its agent (known to the caller). */
+export function withAgentName(row: Omit<TaskRow, "agentName"> | undefined, agentName: string | null): TaskRow | undefined {
+  return row && { ...row, agentName: row.agentId === null ? null : agentName };
+}
 
 export const TASK_FROM = "FROM Task t LEFT JOIN Agent a ON a.id = t.agentId";
 
