@@ -24,7 +24,9 @@
 // after 1,000 unmeasured ones to warm the path up),
 // --index (also the vector index alone, in process: build, latency, and how often
 // the exact top 10 are within its best 300 estimates, which search re-ranks exactly),
-// --store sqlite|postgresql (default sqlite), --instances N (PostgreSQL only, default 1).
+// --store sqlite|postgresql (default sqlite), --instances N (PostgreSQL only, default 1),
+// --modes provider,keyword,embedded (the configurations to measure; default all three:
+// at 1M the embedded default's local re-embedding alone takes several minutes).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -48,6 +50,8 @@ const { values } = parseArgs({
     queries: { type: "string", default: process.env.BENCH_QUERIES ?? "100" },
     writes: { type: "string", default: "4000" },
     index: { type: "boolean", default: false },
+    /** Which of the three configurations to measure, in this order: provider, keyword, embedded. */
+    modes: { type: "string", default: "provider,keyword,embedded" },
     ...STORE_OPTIONS,
   },
 });
@@ -56,6 +60,11 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const TOTAL = values["1m"] ? 1_000_000 : Number(values.memories);
 const QUERIES = Number(values.queries);
 const WRITES = Number(values.writes);
+const MODE_NAMES = ["provider", "keyword", "embedded"] as const;
+const MODES = new Set(values.modes.split(",").map((mode) => mode.trim()));
+for (const mode of MODES) {
+  if (!(MODE_NAMES as readonly string[]).includes(mode)) throw new Error(`--modes ${values.modes}: a list of ${MODE_NAMES.join(", ")}`);
+}
 const WARM_UP_WRITES = 1000;
 const DIMS = Number(process.env.BENCH_DIMS ?? 512);
 const AGENTS = 20;
@@ -508,7 +517,10 @@ async function main() {
     await observer.connect();
   }
 
-  let apps = await startApps(withProvider, "first start: migrations, seed");
+  const { OPENAI_BASE_URL: _url, OPENAI_API_KEY: _key, ...noProvider } = withProvider;
+  const keywordOnly = { ...noProvider, SWARMDECK_LOCAL_EMBEDDER: "off" };
+  const first = MODES.has("provider") ? withProvider : MODES.has("keyword") ? keywordOnly : noProvider;
+  let apps = await startApps(first, "first start: migrations, seed");
   const admin = fetchClient(apps);
   const tokens: string[] = [];
   for (let i = 0; i < WRITERS; i++)
@@ -516,35 +528,43 @@ async function main() {
   const random = rng(99);
   const queries = Array.from({ length: QUERIES }, () => corpus.query(random, TOTAL));
 
-  const ready = await vectorIndexReady(apps, queries[0]!);
-  console.log(`vector index ready ${(ready / 1000).toFixed(1)} s after the first search asked for it`);
-  console.log(`with an embedding provider (${TOTAL} memories):`);
-  await searchesAndWrites(apps, tokens, queries, "hybrid");
-
-  await stopApps(apps);
-  const { OPENAI_BASE_URL: _url, OPENAI_API_KEY: _key, ...noProvider } = withProvider;
-  const keywordOnly = { ...noProvider, SWARMDECK_LOCAL_EMBEDDER: "off" };
-  apps = await startApps(keywordOnly, "restart on the same database, no provider");
-  console.log(`keyword only (no provider):`);
-  await searchesAndWrites(apps, tokens, queries, "keyword only");
-  await stopApps(apps);
-
-  // The default a new install gets: no provider, the embedded word-vector embedder
-  // (every memory is embedded again locally, in the background, before measuring).
-  apps = await startApps(noProvider, "restart, the embedded default");
-  const localStart = performance.now();
-  const localAdmin = fetchClient(apps);
-  for (;;) {
-    const health = await call(localAdmin, "GET", "/api/v1/memories/health?days=1", adminToken);
-    if (health.totals.pending === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  if (MODES.has("provider")) {
+    const ready = await vectorIndexReady(apps, queries[0]!);
+    console.log(`vector index ready ${(ready / 1000).toFixed(1)} s after the first search asked for it`);
+    console.log(`with an embedding provider (${TOTAL} memories):`);
+    await searchesAndWrites(apps, tokens, queries, "hybrid");
   }
-  await vectorIndexReady(apps, queries[0]!);
-  console.log(
-    `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - localStart) / 1000).toFixed(1)} s`,
-  );
-  console.log(`embedded default (no provider, local word vectors):`);
-  await searchesAndWrites(apps, tokens, queries, "embedded default");
+
+  if (MODES.has("keyword")) {
+    if (first !== keywordOnly) {
+      await stopApps(apps);
+      apps = await startApps(keywordOnly, "restart on the same database, no provider");
+    }
+    console.log(`keyword only (no provider):`);
+    await searchesAndWrites(apps, tokens, queries, "keyword only");
+  }
+
+  if (MODES.has("embedded")) {
+    // The default a new install gets: no provider, the embedded word-vector embedder
+    // (every memory is embedded again locally, in the background, before measuring).
+    if (first !== noProvider) {
+      await stopApps(apps);
+      apps = await startApps(noProvider, "restart, the embedded default");
+    }
+    const localStart = performance.now();
+    const localAdmin = fetchClient(apps);
+    for (;;) {
+      const health = await call(localAdmin, "GET", "/api/v1/memories/health?days=1", adminToken);
+      if (health.totals.pending === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await vectorIndexReady(apps, queries[0]!);
+    console.log(
+      `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - localStart) / 1000).toFixed(1)} s`,
+    );
+    console.log(`embedded default (no provider, local word vectors):`);
+    await searchesAndWrites(apps, tokens, queries, "embedded default");
+  }
   await stopApps(apps);
   await fake.stop();
   await observer?.end();
