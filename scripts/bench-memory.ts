@@ -67,6 +67,8 @@ for (const mode of MODES) {
 }
 const WARM_UP_WRITES = 1000;
 const DIMS = Number(process.env.BENCH_DIMS ?? 512);
+/** The model the seeded vectors are marked with (the fake provider's vectors: tests/support/fake-openai.ts). */
+const SEED_MODEL = "bench-fake-embedding";
 const AGENTS = 20;
 const WRITERS = 16;
 const corpus = zipfCorpus();
@@ -120,7 +122,7 @@ async function seedDirect(databaseUrl: string) {
       for (let i = 0; i < AGENTS; i++) agent.run(`benchagent${i}`, `bench-${i}`, now, now);
       const insert = db.prepare(
         `INSERT INTO Memory (scope, agentId, name, content, source, embedding, embeddingModel, embeddingDims, embeddingStatus, embeddingAttempts, contentHash, createdAt, updatedAt)
-         VALUES (?, ?, ?, ?, 'manual', ?, 'fake', ?, 'done', 1, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, 'manual', ?, '${SEED_MODEL}', ?, 'done', 1, ?, ?, ?)`,
       );
       for (const row of seedRows()) {
         insert.run(row.scope, row.agentId, row.name, row.content, row.embedding, DIMS, row.contentHash, row.createdAt, now);
@@ -144,7 +146,7 @@ async function seedDirect(databaseUrl: string) {
         await client.query(
           `INSERT INTO "Memory" ("scope", "agentId", "name", "content", "source", "embedding", "embeddingModel", "embeddingDims",
              "embeddingStatus", "embeddingAttempts", "contentHash", "createdAt", "updatedAt")
-           SELECT "scope", "agentId", "name", "content", 'manual', "embedding", 'fake', $7, 'done', 1, "contentHash", "createdAt", $8
+           SELECT "scope", "agentId", "name", "content", 'manual', "embedding", '${SEED_MODEL}', $7, 'done', 1, "contentHash", "createdAt", $8
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::text[], $9::timestamptz[])
              AS t("scope", "agentId", "name", "content", "embedding", "contentHash", "createdAt")`,
           [
@@ -509,7 +511,16 @@ async function main() {
     SWARMDECK_WORKER_MEMORIES_PER_HOUR: "1000000",
     NEXT_TELEMETRY_DISABLED: "1",
   };
-  const withProvider = { ...base, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench", EMBEDDING_DIMENSIONS: String(DIMS) };
+  // The provider's model is the one the seed's vectors are marked with: a server finding
+  // vectors of another model queues every memory to be embedded again (lib/memory/embedder.ts),
+  // and the provider's figures would be taken while it re-embeds the whole corpus.
+  const withProvider = {
+    ...base,
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: "sk-bench",
+    EMBEDDING_MODEL: SEED_MODEL,
+    EMBEDDING_DIMENSIONS: String(DIMS),
+  };
   migrateDeploy(base);
   await seedDirect(databaseUrl);
   if (database) {
