@@ -39,6 +39,8 @@ describe("poll", () => {
     expect(reply.body.task).toMatchObject({ id: task.id, status: "in_progress", attempts: 1, agentId: agent.id, agentName: agent.name });
     expect(reply.body.task.claimedAt).not.toBeNull();
     expect(reply.body.task.heartbeatAt).not.toBeNull();
+    // What the worker is told is the task as stored: the operator's view of it, read afresh, is the same.
+    expect(reply.body.task).toEqual((await admin().get(`/api/v1/tasks/${task.id}`)).body.task);
 
     const soul = await database().get<{ currentVersionId: string | null }>(
       `SELECT "currentVersionId" FROM "IdentityFile" WHERE "agentId" = ? AND "kind" = 'SOUL'`,
@@ -170,6 +172,9 @@ describe("complete and fail", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.task).toMatchObject({ id: task.id, status: "completed", output: "# Done\n\nAll good.", summary: "did it" });
     expect(reply.body.task.finishedAt).not.toBeNull();
+    // What the worker is told is the task as stored: the operator's view of it, read afresh, is the same.
+    const stored = await admin().get(`/api/v1/tasks/${task.id}`);
+    expect(reply.body.task).toEqual(stored.body.task);
     const session = (await database().get<Record<string, unknown>>(`SELECT "endedAt", "summary" FROM "Session" WHERE "taskId" = ?`, [
       task.id,
     ])) as Record<string, unknown>;
