@@ -79,6 +79,19 @@ describe("poll", () => {
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
+  it("names the agent as it is called when the task arrives, after a rename during the wait", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const polling = worker.get("/api/worker/poll?waitMs=30000");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const renamed = `${agent.name}-renamed`;
+    const patched = await admin().patch(`/api/v1/agents/${agent.id}`, { name: renamed });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const task = await createTask({ title: "after the rename", agentId: agent.id });
+    const reply = await polling;
+    expect(reply.status).toBe(200);
+    expect(reply.body.task).toMatchObject({ id: task.id, agentId: agent.id, agentName: renamed });
+  });
+
   it("wakes a pool poll when an operator returns a task to the pool", async () => {
     const { agent } = await agentWithWorker();
     const other = await agentWithWorker();

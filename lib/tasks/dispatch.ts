@@ -107,10 +107,10 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     const now = Date.now();
     const agent = prepare(
       sqlite,
-      `SELECT maxConcurrentTasks AS max, archivedAt,
+      `SELECT name, maxConcurrentTasks AS max, archivedAt,
         (SELECT COUNT(*) FROM Task WHERE agentId = @agentId AND status = 'in_progress') AS running
        FROM Agent WHERE id = @agentId`,
-    ).get({ agentId }) as { max: number; archivedAt: number | null; running: number } | undefined;
+    ).get({ agentId }) as { name: string; max: number; archivedAt: number | null; running: number } | undefined;
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
     if ((lastSeenWritten.get(agentId) ?? 0) < now - LAST_SEEN_EVERY_MS) {
@@ -139,7 +139,8 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
       "INSERT INTO Session (id, agentId, taskId, harness, startedAt) VALUES (?, ?, ?, (SELECT harness FROM Agent WHERE id = ?), ?)",
     ).run(sessionId, agentId, next.id, agentId, now);
     prepare(sqlite, "UPDATE Agent SET status = 'busy', updatedAt = ? WHERE id = ? AND status <> 'busy'").run(now, agentId);
-    const row = withAgentName(claimed, principal.agent.name);
+    // The name as it is now (a long poll may have waited out a rename since it authenticated).
+    const row = withAgentName(claimed, agent.name);
     if (!row) throw new Error("claimed task vanished");
     const claim = { principal, from: next.from, row, sessionId, now };
     insertTaskEvent(sqlite, claimedEvent(claim));
