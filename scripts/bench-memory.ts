@@ -532,7 +532,16 @@ async function main() {
   const keywordOnly = { ...noProvider, SWARMDECK_LOCAL_EMBEDDER: "off" };
   const first = MODES.has("provider") ? withProvider : MODES.has("keyword") ? keywordOnly : noProvider;
   let apps = await startApps(first, "first start: migrations, seed");
+  let config: NodeJS.ProcessEnv = first;
   let startedAt = performance.now();
+  /** The instances on `config`: the ones running, or new ones on the same database. */
+  const switchTo = async (next: NodeJS.ProcessEnv, what: string) => {
+    if (config === next) return;
+    await stopApps(apps);
+    apps = await startApps(next, what);
+    config = next;
+    startedAt = performance.now();
+  };
   const admin = fetchClient(apps);
   const tokens: string[] = [];
   for (let i = 0; i < WRITERS; i++)
@@ -548,10 +557,7 @@ async function main() {
   }
 
   if (MODES.has("keyword")) {
-    if (first !== keywordOnly) {
-      await stopApps(apps);
-      apps = await startApps(keywordOnly, "restart on the same database, no provider");
-    }
+    await switchTo(keywordOnly, "restart on the same database, no provider");
     console.log(`keyword only (no provider):`);
     await searchesAndWrites(apps, tokens, queries, "keyword only");
   }
@@ -559,13 +565,7 @@ async function main() {
   if (MODES.has("embedded")) {
     // The default a new install gets: no provider, the embedded word-vector embedder
     // (every memory is embedded again locally, in the background, before measuring).
-    if (first !== noProvider) {
-      await stopApps(apps);
-      apps = await startApps(noProvider, "restart, the embedded default");
-      startedAt = performance.now();
-    }
-    // From the start: the local embedder begins re-embedding the corpus as the server comes up.
-    const localStart = startedAt;
+    await switchTo(noProvider, "restart, the embedded default");
     const localAdmin = fetchClient(apps);
     for (;;) {
       const health = await call(localAdmin, "GET", "/api/v1/memories/health?days=1", adminToken);
@@ -573,8 +573,9 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     await vectorIndexReady(apps, queries[0]!);
+    // Timed from the start: the local embedder begins re-embedding the corpus as the server comes up.
     console.log(
-      `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - localStart) / 1000).toFixed(1)} s`,
+      `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
     );
     console.log(`embedded default (no provider, local word vectors):`);
     await searchesAndWrites(apps, tokens, queries, "embedded default");
