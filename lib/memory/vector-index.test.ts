@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cosine, fromBytes, normalize, toBytes, VectorIndex } from "./vector-index";
+import { compileKernel, OUTPUT } from "../../scripts/build-vector-kernel.mjs";
+import { cosine, fromBytes, KERNEL_FILE, normalize, toBytes, VectorIndex } from "./vector-index";
 
 function rng(seed: number) {
   let state = seed >>> 0;
@@ -97,8 +99,9 @@ describe("VectorIndex", () => {
 
   it("grows a page at a time: storage is never more than one page past what is used", () => {
     const index = new VectorIndex(32);
-    // Per slot at 32 dims: sign and magnitude words (4 + 4), two levels (4 + 4), id, agent, scope (4 + 4 + 1).
-    const pageBytes = 4096 * (4 + 4 + 4 + 4 + 4 + 4 + 1);
+    // Per slot at 32 dims: sign and magnitude words (4 + 4), two levels (4 + 4), id, agent, scope (4 + 4 + 1),
+    // the search's distance (2).
+    const pageBytes = 4096 * (4 + 4 + 4 + 4 + 4 + 4 + 1 + 2);
     const random = rng(3);
     const vector = () => Float32Array.from({ length: 32 }, random);
     expect(index.bytes).toBe(0);
@@ -107,6 +110,81 @@ describe("VectorIndex", () => {
     for (let id = 2; id <= 10_000; id++) index.add(id, vector(), { agentId: "a", scope: "agent" });
     expect(index.bytes).toBe(3 * pageBytes);
     expect(index.size).toBe(10_000);
+  });
+
+  it("finds each stored vector first, over every word of its code and every page (odd word counts too)", () => {
+    // 96 dims: one 64-bit step and an odd 32-bit word per code; 512: eight steps.
+    for (const dims of [96, 512]) {
+      const random = rng(dims);
+      const vectors = Array.from({ length: 9000 }, () => Float32Array.from({ length: dims }, random));
+      const index = new VectorIndex(dims);
+      vectors.forEach((vector, i) => {
+        index.add(i + 1, vector, { agentId: null, scope: "swarm" });
+      });
+      const all = { agent: true, swarm: true, agentCode: -1 };
+      // Across all three pages, including the last slots of each.
+      for (const i of [0, 1, 4095, 4096, 6000, 8191, 8192, 8999]) {
+        const [top] = index.search(vectors[i]!, { limit: 1, filter: all });
+        expect(top?.id).toBe(i + 1);
+      }
+    }
+  });
+
+  it("takes as candidates the codes nearest by Hamming distance over every bit: first, middle and odd last word", () => {
+    // The query's signs with the wrong magnitudes (A), against the query's magnitudes with
+    // a few signs flipped in one range of dimensions (B). A is nearer by Hamming distance,
+    // the Bs by the estimate: with one candidate asked for, only A may be a candidate.
+    for (const [dims, from, to] of [
+      [96, 0, 32],
+      [96, 32, 64],
+      [96, 64, 96],
+      [512, 480, 512],
+    ] as const) {
+      const random = rng(dims + from);
+      const inRange = (d: number) => d >= from && d < to;
+      const query = Float32Array.from({ length: dims }, (_, d) => (random() > 0 ? 1 : -1) * (inRange(d) ? 0.01 : d % 2 ? 0.1 : 1));
+      const a = query.map((x, d) => (inRange(d) ? x : Math.sign(x) * (d % 2 ? 1 : 0.1)));
+      const index = new VectorIndex(dims);
+      index.add(1, a, { agentId: null, scope: "swarm" });
+      for (let b = 0; b < 5; b++) {
+        index.add(
+          100 + b,
+          query.map((x, d) => (d === from + b * 5 || d === to - 1 - b ? -x : x)),
+          { agentId: null, scope: "swarm" },
+        );
+      }
+      const all = { agent: true, swarm: true, agentCode: -1 };
+      // The Bs estimate higher than A: the estimate alone would pick one of them.
+      expect(index.search(query, { limit: 1, candidates: 6, filter: all })[0]?.id).toBeGreaterThanOrEqual(100);
+      expect(index.search(query, { limit: 1, candidates: 1, filter: all }).map((hit) => hit.id)).toEqual([1]);
+    }
+  });
+
+  it("applies visibility inside the scan on every page, for any mix of agents and the swarm", () => {
+    const dims = 64;
+    const random = rng(11);
+    const index = new VectorIndex(dims);
+    const owner = (i: number) => (i % 4 === 0 ? null : `agent-${i % 7}`);
+    const n = 10_000;
+    for (let i = 0; i < n; i++) {
+      const agentId = owner(i);
+      index.add(i + 1, Float32Array.from({ length: dims }, random), { agentId, scope: agentId ? "agent" : "swarm" });
+    }
+    const query = Float32Array.from({ length: dims }, random);
+    const seen = (filter: { agent: boolean; swarm: boolean; agentCode: number }) =>
+      new Set(index.search(query, { limit: n, candidates: n, filter }).map((hit) => hit.id - 1));
+    const expected = (keep: (i: number) => boolean) => new Set(Array.from({ length: n }, (_, i) => i).filter(keep));
+    const agent3 = index.findAgentCode("agent-3");
+    expect(seen({ agent: true, swarm: true, agentCode: agent3 })).toEqual(expected((i) => owner(i) === null || owner(i) === "agent-3"));
+    expect(seen({ agent: true, swarm: false, agentCode: agent3 })).toEqual(expected((i) => owner(i) === "agent-3"));
+    expect(seen({ agent: false, swarm: true, agentCode: -1 })).toEqual(expected((i) => owner(i) === null));
+    expect(seen({ agent: true, swarm: false, agentCode: -1 })).toEqual(expected((i) => owner(i) !== null));
+    expect(seen({ agent: true, swarm: true, agentCode: -1 }).size).toBe(n);
+  });
+
+  it("runs the kernel the install compiled from vector-kernel.wat (a stale build fails here)", async () => {
+    expect(KERNEL_FILE).toBe(OUTPUT);
+    expect(Buffer.compare(await compileKernel(), readFileSync(KERNEL_FILE))).toBe(0);
   });
 
   it("round-trips Float32 bytes", () => {

@@ -1,10 +1,10 @@
 // The in-memory vector index: every embedded memory as two bits a dimension:
 // its sign (for a fast Hamming pre-filter) and whether its magnitude is large,
 // plus the mean magnitude of its small and of its large numbers. That is
-// dims/4 + 8 bytes a memory (+ 9 for id, agent and scope): 1M x 512 dims is
-// ~145 MB, where int8 codes took ~590 MB and the raw floats 2 GB.
+// dims/4 + 8 bytes a memory (+ 11 for id, agent, scope and a scratch distance):
+// 1M x 512 dims is ~150 MB, where int8 codes took ~590 MB and the raw floats 2 GB.
 //
-// A search scans the sign codes of the visible memories (popcount over dims/32
+// A search scans the sign codes of the visible memories (popcount over dims/64
 // words each), keeps the nearest `candidates` by Hamming distance, estimates
 // their dot product with the query from the two bits a dimension (table reads,
 // one per 4 dimensions) and returns the best `limit` estimates. The estimate is
@@ -13,10 +13,18 @@
 // Measured at 100k x 512 dims on tightly clustered vectors: the exact top 10 are
 // within the best 300 estimates 98-99% of the time (bench:memory reports it).
 //
+// The two scans run in WebAssembly (vector-kernel.wat, compiled at install into
+// lib/generated/vector-kernel.wasm): the storage lives in the module's memory,
+// which this class lays out and the kernel reads. JavaScript did the same scans
+// several times slower (bench:memory -- --index).
+//
 // Adds and removes are O(1) (amortised), so the index is built once at start-up
 // and then kept up to date incrementally; nothing is ever rebuilt per insert.
 // Storage grows a page of 4,096 slots at a time: no copy to grow, at most one
-// page unused.
+// page unused. (WebAssembly memory does not shrink: a page that compaction frees
+// is kept for the next growth.)
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { AgentCodes, type IndexFilter } from "./agent-codes";
 import { SlotMap } from "./slot-map";
 
@@ -24,13 +32,6 @@ export type VectorFilter = IndexFilter;
 
 /** `cosine`: the index's estimate from search(); exact from nearestMemories (search-index.ts). */
 export type VectorHit = { id: number; cosine: number };
-
-/** Set bits of every 16-bit value: two table reads per word beat the SWAR popcount in V8. */
-const POPCOUNT16 = (() => {
-  const table = new Uint8Array(65536);
-  for (let i = 1; i < 65536; i++) table[i] = (i & 1) + table[i >> 1]!;
-  return table;
-})();
 
 /** Scales `vector` to unit length in place; returns false for a zero or non-finite vector. */
 export function normalize(vector: Float32Array): boolean {
@@ -42,10 +43,67 @@ export function normalize(vector: Float32Array): boolean {
   return true;
 }
 
+/** The scans' module, built at install by scripts/build-vector-kernel.mjs. */
+export const KERNEL_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "generated", "vector-kernel.wasm");
+
+/** vector-kernel.wat's exports; every pointer is a byte offset into the index's memory. */
+type Kernel = {
+  hamming(
+    bits: number,
+    ids: number,
+    agents: number,
+    swarm: number,
+    dist: number,
+    count: number,
+    words: number,
+    query: number,
+    wantAgent: number,
+    wantSwarm: number,
+    agentCode: number,
+    hist: number,
+    hidden: number,
+  ): number;
+  estimate(
+    bits: number,
+    mags: number,
+    lows: number,
+    highs: number,
+    ids: number,
+    dist: number,
+    count: number,
+    words: number,
+    cutoff: number,
+    tables: number,
+    outIds: number,
+    outScores: number,
+    n: number,
+    cap: number,
+  ): number;
+};
+
+let kernelModule: WebAssembly.Module | null = null;
+
+/** The compiled module (read and compiled once per process; each index instantiates it with its own memory). */
+function compiledKernel(): WebAssembly.Module {
+  if (!kernelModule) {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = new Uint8Array(readFileSync(KERNEL_FILE));
+    } catch (error) {
+      throw new Error(`The vector index's kernel ${KERNEL_FILE} is missing: npm install builds it (scripts/build-vector-kernel.mjs)`, {
+        cause: error,
+      });
+    }
+    kernelModule = new WebAssembly.Module(bytes);
+  }
+  return kernelModule;
+}
+
 /** Slots per storage page: 4,096 x 512 dims is 0.6 MB. Pages are never copied to grow. */
 const PAGE_SHIFT = 12;
 const PAGE_SLOTS = 1 << PAGE_SHIFT;
 const PAGE_MASK = PAGE_SLOTS - 1;
+const WASM_PAGE = 65_536;
 /**
  * A number is "large" above this many times the vector's root mean square (for
  * unit vectors, 1/sqrt(dims)). Lloyd-Max's 2-bit optimum for a Gaussian is
@@ -53,37 +111,67 @@ const PAGE_MASK = PAGE_SLOTS - 1;
  */
 const MAG_THRESHOLD = 0.8;
 
-/** One page of slots: sign bits, magnitude bits and the per-slot fields. */
+/** One page of slots: where its arrays start in the index's memory (byte offsets). */
 type Page = {
+  /** Per slot, `words` u32: the sign bits. */
+  bits: number;
+  /** Per slot, `words` u32: 1 where the number's magnitude is above the vector's threshold. */
+  mags: number;
+  /** Per slot, f32: the mean magnitude of its small and of its large numbers. */
+  lows: number;
+  highs: number;
+  /** Per slot, i32: the memory id (-1: free). */
+  ids: number;
+  /** Per slot, i32: the agent code (agentCode()). */
+  agents: number;
+  /** Per slot, u8: 1 for swarm scope. */
+  swarm: number;
+  /** Per slot, u16: the search's Hamming distance (scratch, written by each search). */
+  dist: number;
+  /** Typed arrays over the above, valid while the memory's buffer is `buffer` (growing the memory detaches them). */
+  views: PageViews | null;
+  buffer: ArrayBuffer | null;
+};
+
+type PageViews = {
   bits: Uint32Array;
-  /** Per dimension: 1 when its magnitude is above the vector's threshold. */
   mags: Uint32Array;
-  /** Per slot: the mean magnitude of its small and of its large numbers. */
   lows: Float32Array;
   highs: Float32Array;
-  /** The memory id in each slot (-1: free). */
   ids: Int32Array;
   agents: Int32Array;
   swarm: Uint8Array;
 };
 
+/** A search's scratch in the index's memory: the query's sign bits, the distance histogram, the estimate tables. */
+type Scratch = { query: number; hist: number; tables: number; outIds: number; outScores: number; outCap: number };
+
 export class VectorIndex {
   readonly dims: number;
   private readonly words: number;
+  private readonly memory = new WebAssembly.Memory({ initial: 1 });
+  private readonly kernel: Kernel;
+  /** The next free byte of the memory (a bump allocator: pages and scratch are never freed, only reused). */
+  private top = 0;
   private readonly pages: Page[] = [];
+  /** Pages compaction emptied, kept for the next growth. */
+  private readonly spare: Page[] = [];
   private used = 0;
   private live = 0;
   private readonly slotOf = new SlotMap();
   private readonly agentCodes = new AgentCodes();
-  private distance = new Uint16Array(0);
+  private scratch: Scratch | null = null;
   /** add()'s working copy of the vector it normalises (one per index, not one per add). */
   private readonly unit: Float32Array;
 
   constructor(dims: number) {
-    if (!Number.isInteger(dims) || dims < 8 || dims % 32 !== 0) throw new Error(`unsupported dimensions ${dims} (a multiple of 32)`);
+    if (!Number.isInteger(dims) || dims < 8 || dims % 32 !== 0 || dims > 32_000) {
+      throw new Error(`unsupported dimensions ${dims} (a multiple of 32)`);
+    }
     this.dims = dims;
     this.words = dims / 32;
     this.unit = new Float32Array(dims);
+    this.kernel = new WebAssembly.Instance(compiledKernel(), { index: { memory: this.memory } }).exports as unknown as Kernel;
   }
 
   get size(): number {
@@ -92,9 +180,63 @@ export class VectorIndex {
 
   /** Bytes held by the vector storage (pages allocated, used or not). */
   get bytes(): number {
-    let total = 0;
-    for (const page of this.pages) for (const array of Object.values(page)) total += array.byteLength;
-    return total;
+    return (this.pages.length + this.spare.length) * this.pageBytes();
+  }
+
+  private pageBytes(): number {
+    // Sign and magnitude words, two f32 levels, id, agent, swarm flag, distance.
+    return PAGE_SLOTS * (this.words * 8 + 4 + 4 + 4 + 4 + 1 + 2);
+  }
+
+  /** `bytes` of the memory (16-byte aligned), growing it when needed (which detaches every view). */
+  private alloc(bytes: number): number {
+    const at = this.top;
+    const end = at + Math.ceil(bytes / 16) * 16;
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / WASM_PAGE));
+    this.top = end;
+    return at;
+  }
+
+  private views(page: Page): PageViews {
+    const buffer = this.memory.buffer;
+    if (page.buffer !== buffer || !page.views) {
+      const n = PAGE_SLOTS * this.words;
+      page.views = {
+        bits: new Uint32Array(buffer, page.bits, n),
+        mags: new Uint32Array(buffer, page.mags, n),
+        lows: new Float32Array(buffer, page.lows, PAGE_SLOTS),
+        highs: new Float32Array(buffer, page.highs, PAGE_SLOTS),
+        ids: new Int32Array(buffer, page.ids, PAGE_SLOTS),
+        agents: new Int32Array(buffer, page.agents, PAGE_SLOTS),
+        swarm: new Uint8Array(buffer, page.swarm, PAGE_SLOTS),
+      };
+      page.buffer = buffer;
+    }
+    return page.views;
+  }
+
+  /** A page laid out in one block: the arrays in the order of Page's fields, each a multiple of 16 bytes. */
+  private newPage(): Page {
+    let at = this.alloc(this.pageBytes());
+    const take = (bytes: number) => {
+      const start = at;
+      at += bytes;
+      return start;
+    };
+    const words = PAGE_SLOTS * this.words * 4;
+    return {
+      bits: take(words),
+      mags: take(words),
+      lows: take(PAGE_SLOTS * 4),
+      highs: take(PAGE_SLOTS * 4),
+      ids: take(PAGE_SLOTS * 4),
+      agents: take(PAGE_SLOTS * 4),
+      swarm: take(PAGE_SLOTS),
+      dist: take(PAGE_SLOTS * 2),
+      views: null,
+      buffer: null,
+    };
   }
 
   /** A stable small integer for an agent id (used in filters). */
@@ -122,7 +264,7 @@ export class VectorIndex {
     const slot = this.used++;
     this.slotOf.set(id, slot);
     this.live++;
-    const page = this.pages[slot >> PAGE_SHIFT]!;
+    const page = this.views(this.pages[slot >> PAGE_SHIFT]!);
     const at = slot & PAGE_MASK;
     page.ids[at] = id;
     page.agents[at] = this.agentCode(meta.agentId);
@@ -157,7 +299,7 @@ export class VectorIndex {
     const slot = this.slotOf.get(id);
     if (slot < 0) return;
     this.slotOf.delete(id);
-    this.pages[slot >> PAGE_SHIFT]!.ids[slot & PAGE_MASK] = -1;
+    this.views(this.pages[slot >> PAGE_SHIFT]!).ids[slot & PAGE_MASK] = -1;
     this.live--;
   }
 
@@ -167,11 +309,11 @@ export class VectorIndex {
       const { words } = this;
       let to = 0;
       for (let from = 0; from < this.used; from++) {
-        const src = this.pages[from >> PAGE_SHIFT]!;
+        const src = this.views(this.pages[from >> PAGE_SHIFT]!);
         const f = from & PAGE_MASK;
         if (src.ids[f]! < 0) continue;
         if (to !== from) {
-          const dst = this.pages[to >> PAGE_SHIFT]!;
+          const dst = this.views(this.pages[to >> PAGE_SHIFT]!);
           const t = to & PAGE_MASK;
           dst.bits.set(src.bits.subarray(f * words, (f + 1) * words), t * words);
           dst.mags.set(src.mags.subarray(f * words, (f + 1) * words), t * words);
@@ -185,19 +327,31 @@ export class VectorIndex {
         to++;
       }
       this.used = to;
-      // Pages left empty are released (keeping one spare to add into).
-      this.pages.length = Math.min(this.pages.length, (to >> PAGE_SHIFT) + 1);
+      // Pages left empty are set aside (keeping one spare in the list to add into).
+      this.spare.push(...this.pages.splice(Math.min(this.pages.length, (to >> PAGE_SHIFT) + 1)));
       if (this.used < this.pages.length * PAGE_SLOTS) return;
     }
-    this.pages.push({
-      bits: new Uint32Array(PAGE_SLOTS * this.words),
-      mags: new Uint32Array(PAGE_SLOTS * this.words),
-      lows: new Float32Array(PAGE_SLOTS),
-      highs: new Float32Array(PAGE_SLOTS),
-      ids: new Int32Array(PAGE_SLOTS).fill(-1),
-      agents: new Int32Array(PAGE_SLOTS),
-      swarm: new Uint8Array(PAGE_SLOTS),
-    });
+    const page = this.spare.pop() ?? this.newPage();
+    this.views(page).ids.fill(-1);
+    this.pages.push(page);
+  }
+
+  /** The search's scratch with room for `cap` candidates (grown by doubling; the old block is not reused). */
+  private searchScratch(cap: number): Scratch {
+    if (!this.scratch) {
+      const query = this.alloc(this.words * 4);
+      const hist = this.alloc((this.dims + 2) * 4);
+      // Per 4 dimensions, 256 (small, large) f32 pairs: 2 KiB.
+      const tables = this.alloc((this.dims / 4) * 2048);
+      this.scratch = { query, hist, tables, outIds: 0, outScores: 0, outCap: 0 };
+    }
+    const scratch = this.scratch;
+    if (cap > scratch.outCap) {
+      scratch.outCap = Math.max(cap, scratch.outCap * 2, 1024);
+      scratch.outIds = this.alloc(scratch.outCap * 4);
+      scratch.outScores = this.alloc(scratch.outCap * 4);
+    }
+    return scratch;
   }
 
   /**
@@ -210,49 +364,38 @@ export class VectorIndex {
     const unit = Float32Array.from(query);
     if (!normalize(unit)) return [];
     const { filter } = options;
-    const words = this.words;
-    const qbits = new Uint32Array(words);
-    for (let i = 0; i < this.dims; i++) if (unit[i]! > 0) qbits[i >> 5]! |= 1 << (i & 31);
+    const { words, dims, kernel, used } = this;
+    let scratch = this.searchScratch(0);
+    let buffer = this.memory.buffer;
+    const qbits = new Uint32Array(buffer, scratch.query, words);
+    qbits.fill(0);
+    for (let i = 0; i < dims; i++) if (unit[i]! > 0) qbits[i >> 5]! |= 1 << (i & 31);
+    const histogram = new Uint32Array(buffer, scratch.hist, dims + 2);
+    histogram.fill(0);
 
-    // Pass 1: Hamming distance of every visible memory, and a histogram of them.
-    // The hot loops read locals, not fields, and count bits with a 16-bit table.
-    const used = this.used;
-    const dims = this.dims;
-    const wantSwarm = filter.swarm;
-    const wantAgent = filter.agent;
-    const agentCode = filter.agentCode;
-    // The distance array is kept between searches: a fresh 200 KB one per search
-    // (at 100k) is garbage outside the heap that the collector is slow to notice.
-    if (this.distance.length < used) this.distance = new Uint16Array(used + PAGE_SLOTS);
-    const distance = this.distance;
-    const histogram = new Uint32Array(dims + 2);
+    // Pass 1: the Hamming distance of every visible memory, and a histogram of them.
     const hidden = dims + 1;
+    const wantAgent = filter.agent ? 1 : 0;
+    const wantSwarm = filter.swarm ? 1 : 0;
     let visible = 0;
     for (let p = 0, first = 0; first < used; p++, first += PAGE_SLOTS) {
-      const { bits, ids, swarm, agents } = this.pages[p]!;
+      const page = this.pages[p]!;
       const count = Math.min(PAGE_SLOTS, used - first);
-      for (let at = 0, base = 0; at < count; at++, base += words) {
-        const ok = ids[at]! >= 0 && (swarm[at] === 1 ? wantSwarm : wantAgent && (agentCode === -1 || agents[at] === agentCode));
-        if (!ok) {
-          distance[first + at] = hidden;
-          continue;
-        }
-        // Two words a step (a measured ~15% off this pass); an odd last word after.
-        let d = 0;
-        let w = 0;
-        for (; w + 1 < words; w += 2) {
-          const x = bits[base + w]! ^ qbits[w]!;
-          const y = bits[base + w + 1]! ^ qbits[w + 1]!;
-          d += POPCOUNT16[x & 0xffff]! + POPCOUNT16[x >>> 16]! + POPCOUNT16[y & 0xffff]! + POPCOUNT16[y >>> 16]!;
-        }
-        if (w < words) {
-          const x = bits[base + w]! ^ qbits[w]!;
-          d += POPCOUNT16[x & 0xffff]! + POPCOUNT16[x >>> 16]!;
-        }
-        distance[first + at] = d;
-        histogram[d]!++;
-        visible++;
-      }
+      visible += kernel.hamming(
+        page.bits,
+        page.ids,
+        page.agents,
+        page.swarm,
+        page.dist,
+        count,
+        words,
+        scratch.query,
+        wantAgent,
+        wantSwarm,
+        filter.agentCode,
+        scratch.hist,
+        hidden,
+      );
     }
     if (visible === 0) return [];
 
@@ -268,14 +411,17 @@ export class VectorIndex {
       seen += histogram[cutoff]!;
       if (seen >= wanted) break;
     }
+    const cap = wanted + (histogram[cutoff] ?? 0);
+    // Growing the scratch may grow the memory, which detaches the views above.
+    scratch = this.searchScratch(cap);
+    buffer = this.memory.buffer;
 
     // Pass 2: the candidates' estimated dot product. Tables of the query's partial
     // dot products per 4-number chunk, keyed by the chunk's 4 sign bits and 4
     // magnitude bits: the small numbers' and the large numbers' signed sums of
     // the query, which each memory's two levels scale.
     const chunks = dims / 4;
-    const smallT = new Float32Array(chunks * 256);
-    const largeT = new Float32Array(chunks * 256);
+    const tables = new Float32Array(buffer, scratch.tables, chunks * 512);
     const signed = new Float64Array(4);
     const large = new Float64Array(16);
     for (let c = 0; c < chunks; c++) {
@@ -288,37 +434,36 @@ export class VectorIndex {
         // The large numbers' sum for every magnitude pattern, one add each (subset sums).
         for (let mags = 1; mags < 16; mags++) large[mags] = large[mags & (mags - 1)]! + signed[31 - Math.clz32(mags & -mags)]!;
         for (let mags = 0; mags < 16; mags++) {
-          const key = c * 256 + signs + (mags << 4);
-          largeT[key] = large[mags]!;
-          smallT[key] = total - large[mags]!;
+          const key = (c * 256 + signs + (mags << 4)) * 2;
+          tables[key] = total - large[mags]!;
+          tables[key + 1] = large[mags]!;
         }
       }
     }
     // Every candidate's estimate, then the best `limit` of them (a partial sort).
-    const candidateIds = new Int32Array(wanted + (histogram[cutoff] ?? 0));
-    const candidateScores = new Float32Array(candidateIds.length);
     let n = 0;
     for (let p = 0, first = 0; first < used; p++, first += PAGE_SLOTS) {
-      const { bits, mags, lows, highs, ids } = this.pages[p]!;
+      const page = this.pages[p]!;
       const count = Math.min(PAGE_SLOTS, used - first);
-      for (let at = 0; at < count; at++) {
-        if (distance[first + at]! > cutoff || n === candidateIds.length) continue;
-        let s = 0;
-        let l = 0;
-        for (let w = 0, base = at * words, t = 0; w < words; w++) {
-          const sb = bits[base + w]!;
-          const mb = mags[base + w]!;
-          for (let shift = 0; shift < 32; shift += 4, t += 256) {
-            const key = ((sb >>> shift) & 15) | (((mb >>> shift) & 15) << 4);
-            s += smallT[t + key]!;
-            l += largeT[t + key]!;
-          }
-        }
-        candidateIds[n] = ids[at]!;
-        candidateScores[n] = s * lows[at]! + l * highs[at]!;
-        n++;
-      }
+      n = kernel.estimate(
+        page.bits,
+        page.mags,
+        page.lows,
+        page.highs,
+        page.ids,
+        page.dist,
+        count,
+        words,
+        cutoff,
+        scratch.tables,
+        scratch.outIds,
+        scratch.outScores,
+        n,
+        cap,
+      );
     }
+    const candidateIds = new Int32Array(buffer, scratch.outIds, n);
+    const candidateScores = new Float32Array(buffer, scratch.outScores, n);
     const order = Array.from({ length: n }, (_, i) => i);
     const limit = Math.max(1, options.limit);
     const best = n > limit ? selectTop(order, candidateScores, limit) : order;
