@@ -228,6 +228,46 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       );
     });
 
+    if (label.includes("fake")) {
+      it("scores a memory found by its words alone by meaning too: hybrid results all carry a vector score", async () => {
+        // 600 memories nearer the query by meaning (the provider's synonyms of all three of
+        // its words, no word in common) than the long one that holds its words: that one is
+        // found by its words, and is no vector candidate (not among the best 300 estimates).
+        const near = Array.from({ length: 600 }, (_, i) => ({
+          name: `container workflow ${i}`,
+          content: `Container workflow memoize ${i}.`,
+          scope: "swarm",
+        }));
+        const ids: number[] = [];
+        for (const items of [near.slice(0, 300), near.slice(300)]) {
+          const reply = await admin.post("/api/v1/memories", { items });
+          expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+          ids.push(...reply.body.ids);
+        }
+        const [long] = await store(alice.api, {
+          name: "Birds on the roof",
+          content:
+            "The docker pipeline cache sat idle while an ibis nested above the loading dock in spring; facilities moved the nest, " +
+            "repainted gutters, checked ladders, cleaned windows, resurfaced the parking lot, trimmed hedges, replaced bulbs, " +
+            "oiled hinges, swept stairwells, fixed a leaking faucet, mended fences, planted tulips, raked gravel paths, " +
+            "polished brass handrails, washed awnings, restocked vending machines and recalibrated thermostats before summer arrived.",
+          scope: "swarm",
+        });
+        await waitForEmbeddings(admin, ids, 60_000);
+        const query = "docker pipeline cache";
+        const byMeaning = await admin.post("/api/v1/memories/search", { query, mode: "vector", limit: 50 });
+        expect(byMeaning.body.mode).toBe("vector");
+        expect(byMeaning.body.results).toHaveLength(50);
+        expect(byMeaning.body.results.map((r: { id: number }) => r.id)).not.toContain(long);
+        const hybrid = await admin.post("/api/v1/memories/search", { query, mode: "hybrid", limit: 50 });
+        expect(hybrid.body.mode).toBe("hybrid");
+        const found = hybrid.body.results.find((r: { id: number }) => r.id === long);
+        expect(found?.keywordScore).toBeGreaterThan(0);
+        for (const result of hybrid.body.results) expect(typeof result.vectorScore, JSON.stringify(result)).toBe("number");
+        expect(found.vectorScore).toBeGreaterThan(0);
+      }, 120_000);
+    }
+
     if (!label.includes("fake")) {
       it("embeds a memory with the embedded default as it stores it: searchable by meaning once the 201 is back", async () => {
         const reply = await alice.api.post("/api/worker/memories", {

@@ -13,8 +13,8 @@ import "server-only";
 import { pgSql, type Sql } from "@/lib/pg";
 import { ChangeFollower } from "./change-log.pg";
 import { activeEmbedder } from "./embedders";
-import { bestByCosine, indexEstimates, indexState, startIndexLoad } from "./search-index";
-import { type VectorFilter, type VectorHit, type VectorIndex, vectorFromHex } from "./vector-index";
+import { bestOf, cosinesOf, indexState, startIndexLoad } from "./search-index";
+import { type VectorHit, type VectorIndex, vectorFromHex } from "./vector-index";
 
 const PAGE = 2000;
 
@@ -87,17 +87,6 @@ async function applyChanged(sql: Sql, index: VectorIndex, model: string, ids: nu
   for (const id of ids) if (!kept.has(id)) index.remove(id);
 }
 
-/** The `limit` nearest visible memories by exact cosine (nearestMemories in search-index.ts). */
-export async function nearestMemoriesPg(
-  sql: Sql,
-  index: VectorIndex,
-  query: Float32Array,
-  options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
-): Promise<VectorHit[]> {
-  const estimates = indexEstimates(index, query, options);
-  return rescoreExactlyPg(sql, index, query, estimates, options.limit);
-}
-
 /** The best `limit` of `estimates` by exact cosine with `query`, from their stored vectors (rescoreExactly). */
 export async function rescoreExactlyPg(
   sql: Sql,
@@ -106,10 +95,16 @@ export async function rescoreExactlyPg(
   estimates: VectorHit[],
   limit: number,
 ): Promise<VectorHit[]> {
-  if (estimates.length === 0) return [];
+  const ids = estimates.map((hit) => hit.id);
+  return bestOf(await exactCosinesPg(sql, index, query, ids), ids, limit);
+}
+
+/** The exact cosines with `query` of the stored vectors of `ids`, read in one query (exactCosines in search-index.ts). */
+export async function exactCosinesPg(sql: Sql, index: VectorIndex, query: Float32Array, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
   const rows = await sql.all<{ id: number; embedding: string | null }>(
     `SELECT "id", encode("embedding", 'hex') AS "embedding" FROM "Memory" WHERE "id" = ANY($1::int[]) AND "embeddingDims" = $2`,
-    [estimates.map((hit) => hit.id), index.dims],
+    [ids, index.dims],
   );
-  return bestByCosine(index, query, rows, limit);
+  return cosinesOf(index, query, rows);
 }

@@ -109,34 +109,25 @@ export function indexEstimates(
   });
 }
 
-/** The best `limit` of the stored vectors (read as hex, see vectorFromHex) by exact cosine with `query` (both stores). */
-export function bestByCosine(
-  index: VectorIndex,
-  query: Float32Array,
-  rows: { id: number; embedding: string | null }[],
-  limit: number,
-): VectorHit[] {
+/** The exact cosine with `query` of each stored vector in `rows` (read as hex, see vectorFromHex) of the index's dimensions (both stores). */
+export function cosinesOf(index: VectorIndex, query: Float32Array, rows: { id: number; embedding: string | null }[]): Map<number, number> {
   const scratch = new Float32Array(index.dims);
-  const hits: VectorHit[] = [];
+  const cosines = new Map<number, number>();
   for (const row of rows) {
     const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-    if (vector) hits.push({ id: row.id, cosine: cosine(query, vector) });
+    if (vector) cosines.set(row.id, cosine(query, vector));
   }
-  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
+  return cosines;
 }
 
-/**
- * The `limit` nearest visible memories by exact cosine: the index's best
- * `rescore` estimates (vector-index.ts: two bits a dimension, coarse), re-scored
- * with their stored float vectors.
- */
-export function nearestMemories(
-  sqlite: Database.Database,
-  index: VectorIndex,
-  query: Float32Array,
-  options: { limit: number; rescore: number; candidates?: number; filter: VectorFilter },
-): VectorHit[] {
-  return rescoreExactly(sqlite, index, query, indexEstimates(index, query, options), options.limit);
+/** The best `limit` of `ids` by their cosine in `cosines` (ids without one are left out), ties by id (both stores). */
+export function bestOf(cosines: Map<number, number>, ids: number[], limit: number): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const id of ids) {
+    const value = cosines.get(id);
+    if (value !== undefined) hits.push({ id, cosine: value });
+  }
+  return hits.sort((a, b) => b.cosine - a.cosine || a.id - b.id).slice(0, limit);
 }
 
 /**
@@ -150,10 +141,16 @@ export function rescoreExactly(
   estimates: VectorHit[],
   limit: number,
 ): VectorHit[] {
-  if (estimates.length === 0) return [];
+  const ids = estimates.map((hit) => hit.id);
+  return bestOf(exactCosines(sqlite, index, query, ids), ids, limit);
+}
+
+/** The exact cosines with `query` of the stored vectors of `ids`, read in one query (those of another dimension are left out). */
+export function exactCosines(sqlite: Database.Database, index: VectorIndex, query: Float32Array, ids: number[]): Map<number, number> {
+  if (ids.length === 0) return new Map();
   const rows = prepare(
     sqlite,
     "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
-  ).all(JSON.stringify(estimates.map((hit) => hit.id)), index.dims) as { id: number; embedding: string | null }[];
-  return bestByCosine(index, query, rows, limit);
+  ).all(JSON.stringify(ids), index.dims) as { id: number; embedding: string | null }[];
+  return cosinesOf(index, query, rows);
 }

@@ -31,7 +31,8 @@ import {
   scoreRows,
   VECTOR_RESCORE,
 } from "./search";
-import { catchUpIndexPg, nearestMemoriesPg } from "./search-index.pg";
+import { bestOf, indexEstimates } from "./search-index";
+import { catchUpIndexPg, exactCosinesPg } from "./search-index.pg";
 import { STOP_WORDS, words } from "./text";
 
 /** The visibility clause of search.ts's `visibility`, its parameters appended to `params`. */
@@ -139,15 +140,18 @@ export async function searchMemoriesPg(
   ]);
   const bm25 = new Map(keyword.map((hit) => [hit.id, hit.rank]));
   const ids = new Set([...bm25.keys(), ...related.map((hit) => hit.id)]);
+  let cosines: Map<number, number> | null = null;
   if (index && queryVector) {
     const filter = indexFilter(args, (id) => index.findAgentCode(id));
-    const hits = await nearestMemoriesPg(sql, index, queryVector, { limit: pool, rescore: VECTOR_RESCORE, filter });
-    for (const hit of hits) ids.add(hit.id);
+    const estimated = indexEstimates(index, queryVector, { limit: pool, rescore: VECTOR_RESCORE, filter }).map((hit) => hit.id);
+    // One read of the stored vectors: the estimates' to re-score them, the keyword candidates' to score them.
+    cosines = await exactCosinesPg(sql, index, queryVector, [...new Set([...estimated, ...ids])]);
+    for (const hit of bestOf(cosines, estimated, pool)) ids.add(hit.id);
   }
-  const rows = await hydratePg(sql, [...ids], args, queryVector !== null);
+  const rows = await hydratePg(sql, [...ids], args, queryVector !== null && cosines === null);
 
   const mode: SearchMode = index && queryVector ? (terms ? "hybrid" : "vector") : "keyword";
-  const scored = scoreRows(rows, { mode, prepared, queryVector, embedder, bm25 });
+  const scored = scoreRows(rows, { mode, prepared, queryVector, embedder, bm25, cosines });
   const results = scored.filter((result) => result.score > 0 && result.score >= (args.minScore ?? 0)).slice(0, args.limit);
 
   const durationMs = performance.now() - started;

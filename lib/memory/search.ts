@@ -9,7 +9,7 @@ import { activeEmbedder, type Embedder, localEmbedderEnabled } from "./embedders
 import { keywordIndex, keywordTopK } from "./keyword-search";
 import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rerank";
 import { finalScore, fuseLocal, fuseScores, keywordScore, localVectorScore, rankingFactor, vectorScore } from "./scoring";
-import { ensureIndex, indexReady, memoryIndex, nearestMemories } from "./search-index";
+import { bestOf, ensureIndex, exactCosines, indexEstimates, indexReady, memoryIndex } from "./search-index";
 import { toFtsQuery } from "./text";
 import { cosine, type VectorFilter, type VectorIndex, vectorFromHex } from "./vector-index";
 
@@ -187,18 +187,23 @@ export function scoreRows(
     queryVector: Float32Array | null;
     embedder: Embedder | null;
     bm25: Map<number, number>;
+    /** The rows' exact cosines with queryVector, when read already (else from each row's embedding). */
+    cosines: Map<number, number> | null;
   },
 ): SearchResult[] {
-  const { mode, prepared, queryVector, embedder, bm25 } = context;
+  const { mode, prepared, queryVector, embedder, bm25, cosines } = context;
   const stored = queryVector ? new Float32Array(queryVector.length) : null;
+  const similarityOf = (row: Row): number | null => {
+    if (!queryVector || !stored) return null;
+    if (cosines) return cosines.get(row.id) ?? null;
+    const vector = row.embedding && row.embeddingDims === stored.length ? vectorFromHex(row.embedding, stored) : null;
+    return vector ? cosine(queryVector, vector) : null;
+  };
   const scored: SearchResult[] = rows.map((row) => {
     const kw = keywordScore(termRelevance(prepared, row.name, row.content), bm25.get(row.id) ?? null);
     let vec: number | null = null;
-    const vector = stored && row.embedding && row.embeddingDims === stored.length ? vectorFromHex(row.embedding, stored) : null;
-    if (queryVector && vector) {
-      const similarity = cosine(queryVector, vector);
-      vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
-    }
+    const similarity = similarityOf(row);
+    if (similarity !== null) vec = embedder?.kind === "local" ? localVectorScore(similarity) : vectorScore(similarity);
     const relevance =
       mode === "keyword" || vec === null
         ? kw
@@ -271,7 +276,7 @@ export async function searchMemories(
 
   const { embedder, queryVector, fallbackReason, index } = await queryEmbedding(args);
 
-  const { rows, bm25 } = await withSqlite((sqlite) => {
+  const { rows, bm25, cosines } = await withSqlite((sqlite) => {
     // The in-memory keyword index (top-k that stops early, visibility inside);
     // FTS5 while it loads. The query's related words (query expansion) bring
     // their own few candidates, without a BM25 rank of their own.
@@ -283,22 +288,25 @@ export async function searchMemories(
         : [];
     const ranks = new Map(keyword.map((hit) => [hit.id, hit.rank]));
     const ids = new Set([...ranks.keys(), ...related.map((hit) => hit.id)]);
+    let cosines: Map<number, number> | null = null;
     if (index && queryVector) {
       const filter = indexFilter(args, (id) => index.findAgentCode(id));
-      const hits = nearestMemories(sqlite, index, queryVector, { limit: pool, rescore: VECTOR_RESCORE, filter });
-      for (const hit of hits) ids.add(hit.id);
+      const estimated = indexEstimates(index, queryVector, { limit: pool, rescore: VECTOR_RESCORE, filter }).map((hit) => hit.id);
+      // One read of the stored vectors: the estimates' to re-score them, the keyword candidates' to score them.
+      cosines = exactCosines(sqlite, index, queryVector, [...new Set([...estimated, ...ids])]);
+      for (const hit of bestOf(cosines, estimated, pool)) ids.add(hit.id);
     }
-    const rows = hydrate(sqlite, [...ids], where, queryVector !== null);
+    const rows = hydrate(sqlite, [...ids], where, queryVector !== null && cosines === null);
     if (rows.length < ranks.size) {
       // Held by the keyword index but no longer visible to SQL (archived, expired, deleted elsewhere).
       const found = new Set(rows.map((row) => row.id));
       for (const id of ranks.keys()) if (!found.has(id)) hideIfGone(sqlite, id);
     }
-    return { rows, bm25: ranks };
+    return { rows, bm25: ranks, cosines };
   });
 
   const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
-  const scored = scoreRows(rows, { mode, prepared, queryVector, embedder, bm25 });
+  const scored = scoreRows(rows, { mode, prepared, queryVector, embedder, bm25, cosines });
   const results = scored.filter((result) => result.score > 0 && result.score >= (args.minScore ?? 0)).slice(0, args.limit);
 
   const durationMs = performance.now() - started;

@@ -9,7 +9,7 @@
 // their dot product with the query from the two bits a dimension (table reads,
 // one per 4 dimensions) and returns the best `limit` estimates. The estimate is
 // coarse (a 2-bit quantisation): callers ask for a few hundred and re-rank them
-// exactly with the stored float vectors (search-index.ts, nearestMemories).
+// exactly with the stored float vectors (search-index.ts, exactCosines).
 // Measured at 100k x 512 dims on tightly clustered vectors: the exact top 10 are
 // within the best 300 estimates 98-99% of the time (bench:memory reports it).
 //
@@ -30,7 +30,7 @@ import { SlotMap } from "./slot-map";
 
 export type VectorFilter = IndexFilter;
 
-/** `cosine`: the index's estimate from search(); exact from nearestMemories (search-index.ts). */
+/** `cosine`: the index's estimate from search(); exact from exactCosines (search-index.ts). */
 export type VectorHit = { id: number; cosine: number };
 
 /** Scales `vector` to unit length in place; returns false for a zero or non-finite vector. */
@@ -357,7 +357,7 @@ export class VectorIndex {
   /**
    * The `limit` visible memories of best estimated cosine (two bits a dimension),
    * chosen from the `candidates` nearest by Hamming distance of the sign codes.
-   * The estimate orders roughly: re-rank a few hundred exactly (nearestMemories).
+   * The estimate orders roughly: re-rank a few hundred exactly (exactCosines in search-index.ts).
    */
   search(query: Float32Array, options: { limit: number; candidates?: number; filter: VectorFilter }): VectorHit[] {
     if (query.length !== this.dims || this.live === 0) return [];
