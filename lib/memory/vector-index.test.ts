@@ -142,7 +142,7 @@ describe("VectorIndex", () => {
     ] as const) {
       const random = rng(dims + from);
       const inRange = (d: number) => d >= from && d < to;
-      const query = Float32Array.from({ length: dims }, (_, d) => (random() > 0 ? 1 : -1) * (inRange(d) ? 0.01 : d % 2 ? 0.1 : 1));
+      const query = Float32Array.from({ length: dims }, (_, d) => (random() > 0 ? 1 : -1) * (inRange(d) ? 0.4 : d % 2 ? 0.1 : 1));
       const a = query.map((x, d) => (inRange(d) ? x : Math.sign(x) * (d % 2 ? 1 : 0.1)));
       const index = new VectorIndex(dims);
       index.add(1, a, { agentId: null, scope: "swarm" });
@@ -158,6 +158,26 @@ describe("VectorIndex", () => {
       expect(index.search(query, { limit: 1, candidates: 6, filter: all })[0]?.id).toBeGreaterThanOrEqual(100);
       expect(index.search(query, { limit: 1, candidates: 1, filter: all }).map((hit) => hit.id)).toEqual([1]);
     }
+  });
+
+  it("counts only the query's own dimensions: a short query's zeros do not choose the candidates", () => {
+    // The query has numbers in 64 of 512 dimensions. A agrees with all 64 (and has small
+    // numbers of either sign elsewhere): the best cosine. Each B disagrees in 3 of them and
+    // is a hair below zero elsewhere, like the query's zeros' sign bits.
+    const dims = 512;
+    const random = rng(5);
+    const query = Float32Array.from({ length: dims }, (_, d) => (d < 64 ? (random() > 0 ? 1 : -1) : 0));
+    const a = query.map((x, d) => (d < 64 ? x : random() > 0 ? 0.05 : -0.05));
+    const index = new VectorIndex(dims);
+    index.add(1, a, { agentId: null, scope: "swarm" });
+    for (let b = 0; b < 20; b++) {
+      const flipped = new Set([b, (b + 7) % 64, (b + 29) % 64]);
+      const vector = query.map((x, d) => (d < 64 ? (flipped.has(d) ? -x : x) : -0.001));
+      index.add(100 + b, vector, { agentId: null, scope: "swarm" });
+      expect(cosine(query, a)).toBeGreaterThan(cosine(query, vector));
+    }
+    const [top] = index.search(query, { limit: 1, candidates: 1, filter: { agent: true, swarm: true, agentCode: -1 } });
+    expect(top?.id).toBe(1);
   });
 
   it("applies visibility inside the scan on every page, for any mix of agents and the swarm", () => {

@@ -57,6 +57,7 @@ type Kernel = {
     count: number,
     words: number,
     query: number,
+    mask: number,
     wantAgent: number,
     wantSwarm: number,
     agentCode: number,
@@ -110,6 +111,14 @@ const WASM_PAGE = 65_536;
  * 0.98; with each vector's own two levels, 0.8 measured better (bench:memory).
  */
 const MAG_THRESHOLD = 0.8;
+/**
+ * The Hamming pre-filter counts a dimension only where the query's magnitude is
+ * above this many times its root mean square. On the benchmark's long-tailed
+ * corpus, whose short queries embed to vectors about half zeros, the exact top
+ * 10 within the best 300 estimates went from 0.20 to 0.52 (100k x 512); on dense
+ * vectors it leaves out the dimensions that add least to the dot product.
+ */
+const QUERY_MASK = 0.3;
 
 /** One page of slots: where its arrays start in the index's memory (byte offsets). */
 type Page = {
@@ -143,8 +152,8 @@ type PageViews = {
   swarm: Uint8Array;
 };
 
-/** A search's scratch in the index's memory: the query's sign bits, the distance histogram, the estimate tables. */
-type Scratch = { query: number; hist: number; tables: number; outIds: number; outScores: number; outCap: number };
+/** A search's scratch in the index's memory: the query's sign bits and mask, the distance histogram, the estimate tables. */
+type Scratch = { query: number; mask: number; hist: number; tables: number; outIds: number; outScores: number; outCap: number };
 
 export class VectorIndex {
   readonly dims: number;
@@ -340,10 +349,11 @@ export class VectorIndex {
   private searchScratch(cap: number): Scratch {
     if (!this.scratch) {
       const query = this.alloc(this.words * 4);
+      const mask = this.alloc(this.words * 4);
       const hist = this.alloc((this.dims + 2) * 4);
       // Per 4 dimensions, 256 (small, large) f32 pairs: 2 KiB.
       const tables = this.alloc((this.dims / 4) * 2048);
-      this.scratch = { query, hist, tables, outIds: 0, outScores: 0, outCap: 0 };
+      this.scratch = { query, mask, hist, tables, outIds: 0, outScores: 0, outCap: 0 };
     }
     const scratch = this.scratch;
     if (cap > scratch.outCap) {
@@ -370,6 +380,13 @@ export class VectorIndex {
     const qbits = new Uint32Array(buffer, scratch.query, words);
     qbits.fill(0);
     for (let i = 0; i < dims; i++) if (unit[i]! > 0) qbits[i >> 5]! |= 1 << (i & 31);
+    // Only the query's own numbers count in the Hamming distance: where it is zero (or
+    // nearly: QUERY_MASK) a memory's sign adds nothing to the dot product. A short query's
+    // vector is often mostly zeros; counting them kept the wrong candidates.
+    const qmask = new Uint32Array(buffer, scratch.mask, words);
+    qmask.fill(0);
+    const floor = QUERY_MASK / Math.sqrt(dims);
+    for (let i = 0; i < dims; i++) if (Math.abs(unit[i]!) > floor) qmask[i >> 5]! |= 1 << (i & 31);
     const histogram = new Uint32Array(buffer, scratch.hist, dims + 2);
     histogram.fill(0);
 
@@ -390,6 +407,7 @@ export class VectorIndex {
         count,
         words,
         scratch.query,
+        scratch.mask,
         wantAgent,
         wantSwarm,
         filter.agentCode,

@@ -12,7 +12,7 @@
   (memory (import "index" "memory") 1)
 
   ;; Pass 1 over one page: each slot's Hamming distance between its sign bits and
-  ;; the query's into dist[], `hidden` for a slot the viewer may not see (free, or
+  ;; the query's, over the dimensions set in the query's $mask, into dist[], `hidden` for a slot the viewer may not see (free, or
   ;; another agent's), and a count per distance into hist[] (u32, index `hidden`
   ;; included). A slot is visible when it is live and either swarm-scope with
   ;; $wantSwarm, or agent-scope with $wantAgent and of $agentCode (-1: any agent).
@@ -20,7 +20,7 @@
   ;; mispredict). Answers how many slots were visible.
   (func (export "hamming")
     (param $bits i32) (param $ids i32) (param $agents i32) (param $swarm i32) (param $dist i32)
-    (param $count i32) (param $words i32) (param $query i32)
+    (param $count i32) (param $words i32) (param $query i32) (param $mask i32)
     (param $wantAgent i32) (param $wantSwarm i32) (param $agentCode i32)
     (param $hist i32) (param $hidden i32)
     (result i32)
@@ -74,7 +74,7 @@
         i32.ge_s
         i32.and
         local.set $ok
-        ;; d = popcount(sign bits xor query bits), 64 bits a step, then an odd last word
+        ;; d = popcount((sign bits xor query bits) and mask), 64 bits a step, then an odd last word
         i32.const 0
         local.set $d
         i32.const 0
@@ -99,6 +99,13 @@
             i32.add
             i64.load
             i64.xor
+            local.get $mask
+            local.get $w
+            i32.const 3
+            i32.shl
+            i32.add
+            i64.load
+            i64.and
             i64.popcnt
             i32.wrap_i64
             i32.add
@@ -128,6 +135,13 @@
           i32.add
           i32.load
           i32.xor
+          local.get $mask
+          local.get $pairs
+          i32.const 3
+          i32.shl
+          i32.add
+          i32.load
+          i32.and
           i32.popcnt
           i32.add
           local.set $d
