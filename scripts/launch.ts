@@ -74,6 +74,16 @@ export function ensureSemanticData(log = console.log): void {
 }
 
 /**
+ * The vector index's WebAssembly scans (lib/generated/vector-kernel.wasm), normally
+ * compiled at install by postinstall; compiled here when an install skipped scripts.
+ */
+export function ensureVectorKernel(log = console.log): void {
+  if (existsSync(path.join(ROOT, "lib", "generated", "vector-kernel.wasm"))) return;
+  log("Compiling the vector index's scans (once) ...");
+  run("build-vector-kernel", [path.join(ROOT, "scripts", "build-vector-kernel.mjs")]);
+}
+
+/**
  * True when the database already records every migration folder as applied: then
  * `prisma migrate deploy` has nothing to do, and a restart skips its CLI (a
  * second or more of start-up). Any doubt (no file yet, no table, a failed or

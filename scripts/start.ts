@@ -5,7 +5,7 @@
 // production server as a child.
 import { databaseTarget, redactedDatabaseUrl } from "../lib/config/database-url";
 import { parseEnv } from "../lib/env";
-import { ensureBuild, ensureSemanticData, migrateDeploy, prepareSecrets, startServer } from "./launch";
+import { ensureBuild, ensureSemanticData, ensureVectorKernel, migrateDeploy, prepareSecrets, startServer } from "./launch";
 
 const mode = process.argv.includes("--dev") ? "dev" : "start";
 /** Prepare only, and hand the server's settings to the parent (scripts/start.mjs) over IPC. */
@@ -20,6 +20,7 @@ async function main() {
   const database = databaseTarget();
   console.log(`Database: ${database.kind === "sqlite" ? database.file : `PostgreSQL ${redactedDatabaseUrl(database.url)}`}`);
   ensureSemanticData();
+  ensureVectorKernel();
   if (mode === "start") ensureBuild();
   migrateDeploy();
 

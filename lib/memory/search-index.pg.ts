@@ -13,7 +13,7 @@ import "server-only";
 import { pgSql, type Sql } from "@/lib/pg";
 import { ChangeFollower } from "./change-log.pg";
 import { activeEmbedder } from "./embedders";
-import { bestOf, cosinesOf, indexState, startIndexLoad } from "./search-index";
+import { addStoredRows, bestOf, cosinesOf, indexState, startIndexLoad } from "./search-index";
 import { type VectorHit, type VectorIndex, vectorFromHex } from "./vector-index";
 
 const PAGE = 2000;
@@ -39,10 +39,8 @@ export function ensureIndexPg(): Promise<void> {
          ORDER BY "id" LIMIT ${PAGE}`,
         [after, index.dims, model],
       );
-      for (const row of rows) {
-        if (row.embedding && vectorFromHex(row.embedding, vector)) index.add(row.id, vector, row);
-        after = row.id;
-      }
+      addStoredRows(index, rows, vector);
+      after = rows.at(-1)?.id ?? after;
       if (rows.length < PAGE) break;
     }
     await follower.catchUp();

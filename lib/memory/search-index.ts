@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
-import { cosine, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
+import { cosine, normalize, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
 
 type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
 const globalState = globalThis as unknown as { swarmdeckMemoryIndex?: State };
@@ -59,16 +59,40 @@ export function ensureIndex(): Promise<void> {
            WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
            ORDER BY id LIMIT ${PAGE}`,
         ).all(after, index.dims, model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
-        for (const row of rows) {
-          if (row.embedding && vectorFromHex(row.embedding, vector)) index.add(row.id, vector, row);
-          after = row.id;
-        }
+        addStoredRows(index, rows, vector);
+        after = rows.at(-1)?.id ?? after;
         return rows.length;
       });
       if (count < PAGE) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
   });
+}
+
+/** Fewer memories in the first page than this: no center (each is a candidate of every search anyway). */
+const CENTER_SAMPLE = 200;
+
+/**
+ * Adds a page of stored rows (vectors as hex, see vectorFromHex) to `index`, for
+ * both stores' loaders. The first page, the oldest memories, first sets the
+ * index's center: the mean of their unit vectors (VectorIndex.setCenter).
+ */
+export function addStoredRows(
+  index: VectorIndex,
+  rows: { id: number; agentId: string | null; scope: string; embedding: string | null }[],
+  scratch: Float32Array,
+): void {
+  if (rows.length >= CENTER_SAMPLE) {
+    const sum = new Float64Array(index.dims);
+    let count = 0;
+    for (const row of rows) {
+      if (!row.embedding || !vectorFromHex(row.embedding, scratch) || !normalize(scratch)) continue;
+      for (let i = 0; i < sum.length; i++) sum[i]! += scratch[i]!;
+      count++;
+    }
+    if (count >= CENTER_SAMPLE) index.setCenter(Float32Array.from(sum, (x) => x / count));
+  }
+  for (const row of rows) if (row.embedding && vectorFromHex(row.embedding, scratch)) index.add(row.id, scratch, row);
 }
 
 /**

@@ -170,6 +170,8 @@ export class VectorIndex {
   private readonly slotOf = new SlotMap();
   private readonly agentCodes = new AgentCodes();
   private scratch: Scratch | null = null;
+  /** What every code is taken relative to (setCenter); null: the vectors themselves. */
+  private center: Float32Array | null = null;
   /** add()'s working copy of the vector it normalises (one per index, not one per add). */
   private readonly unit: Float32Array;
 
@@ -248,6 +250,22 @@ export class VectorIndex {
     };
   }
 
+  /**
+   * Sets the point every code is taken relative to, before the first add: the mean
+   * of a sample of the unit vectors to come (search-index.ts sets it from the first
+   * page it loads). Vectors that share a strong common direction (the common words of
+   * a long-tailed vocabulary; real embeddings lean one way too) then differ in their
+   * sign bits where they differ in meaning. Rankings are unchanged in principle: an
+   * estimate is of the dot product less the query's with the center, and search()
+   * adds that back. False (and nothing changes) once a vector was added.
+   */
+  setCenter(mean: Float32Array): boolean {
+    if (mean.length !== this.dims || !mean.every(Number.isFinite)) throw new Error(`a center has ${this.dims} finite numbers`);
+    if (this.used > 0 || this.center) return false;
+    this.center = Float32Array.from(mean);
+    return true;
+  }
+
   /** A stable small integer for an agent id (used in filters). */
   agentCode(agentId: string | null): number {
     return agentId ? this.agentCodes.code(agentId) : -1;
@@ -268,6 +286,18 @@ export class VectorIndex {
     const unit = this.unit;
     unit.set(vector);
     if (!normalize(unit)) return false;
+    // Codes of the vector less the center (its exact dot product with a query differs
+    // from the vector's by the query's dot product with the center, the same for every
+    // memory): what the memories do not share is what their sign bits then tell apart.
+    const center = this.center;
+    let squares = 1;
+    if (center) {
+      squares = 0;
+      for (let i = 0; i < unit.length; i++) {
+        unit[i]! -= center[i]!;
+        squares += unit[i]! * unit[i]!;
+      }
+    }
     this.remove(id);
     if (this.used === this.pages.length * PAGE_SLOTS) this.compactOrGrow();
     const slot = this.used++;
@@ -283,7 +313,7 @@ export class VectorIndex {
       page.bits[bitBase + w] = 0;
       page.mags[bitBase + w] = 0;
     }
-    const threshold = MAG_THRESHOLD / Math.sqrt(this.dims);
+    const threshold = MAG_THRESHOLD * Math.sqrt(squares / this.dims);
     let low = 0;
     let lows = 0;
     let high = 0;
@@ -486,7 +516,10 @@ export class VectorIndex {
     const limit = Math.max(1, options.limit);
     const best = n > limit ? selectTop(order, candidateScores, limit) : order;
     best.sort((a, b) => candidateScores[b]! - candidateScores[a]!);
-    return best.map((i) => ({ id: candidateIds[i]!, cosine: candidateScores[i]! }));
+    // The codes are of each vector less the center: the query's dot product with it is the rest.
+    let offset = 0;
+    if (this.center) for (let i = 0; i < dims; i++) offset += unit[i]! * this.center[i]!;
+    return best.map((i) => ({ id: candidateIds[i]!, cosine: candidateScores[i]! + offset }));
   }
 }
 

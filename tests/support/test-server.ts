@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureBuild, ensureSemanticData, migrateDeploy, startServer } from "../../scripts/launch";
+import { ensureBuild, ensureSemanticData, ensureVectorKernel, migrateDeploy, startServer } from "../../scripts/launch";
 import { createPostgresDatabase, type TestStore, testStore } from "./test-db";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -70,6 +70,7 @@ export async function startTestServer(
   options: { env?: Record<string, string>; quiet?: boolean; dataDir?: string; keepData?: boolean; databaseUrl?: string } = {},
 ): Promise<TestServer> {
   ensureSemanticData();
+  ensureVectorKernel();
   ensureBuild();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "swarmdeck-test-"));
   const dbFile = path.join(dataDir, "test.db");
