@@ -441,6 +441,12 @@ function indexBench() {
   }
   const t1 = performance.now();
   const index = new VectorIndex(DIMS);
+  // The center the server's loader sets (addStoredRows in lib/memory/search-index.ts):
+  // the mean of the first 2,000 unit vectors.
+  const sample = vectors.slice(0, 2000);
+  const mean = new Float32Array(DIMS);
+  for (const vector of sample) for (let d = 0; d < DIMS; d++) mean[d]! += vector[d]! / sample.length;
+  if (sample.length >= 200) index.setCenter(mean);
   vectors.forEach((vector, i) => {
     index.add(i + 1, vector, { agentId: i % 5 === 0 ? null : `agent-${i % AGENTS}`, scope: i % 5 === 0 ? "swarm" : "agent" });
   });
