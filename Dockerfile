@@ -10,8 +10,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
-COPY scripts/copy-monaco.mjs scripts/build-semantic-data.mjs ./scripts/
-# postinstall also converts the word vectors and WordNet synonyms of memory search (lib/generated/).
+COPY scripts/copy-monaco.mjs scripts/build-semantic-data.mjs scripts/build-vector-kernel.mjs ./scripts/
+COPY lib/memory/vector-kernel.wat ./lib/memory/
+# postinstall also converts the word vectors and WordNet synonyms of memory search and
+# compiles the vector index's WebAssembly scans (lib/generated/).
 # `npm install`, not `npm ci`: the lock file carries only Linux's optional binaries and
 # `npm ci` rejects it as out of sync (see .ci/run); `npm install` keeps the lock's versions.
 RUN npm install --no-audit --no-fund && npm cache clean --force

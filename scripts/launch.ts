@@ -78,8 +78,10 @@ export function ensureSemanticData(log = console.log): void {
  * compiled at install by postinstall; compiled here when an install skipped scripts.
  */
 export function ensureVectorKernel(log = console.log): void {
-  if (existsSync(path.join(ROOT, "lib", "generated", "vector-kernel.wasm"))) return;
-  log("Compiling the vector index's scans (once) ...");
+  const wasm = path.join(ROOT, "lib", "generated", "vector-kernel.wasm");
+  // Older than its source (a pull that changed it, with no install since): compiled again.
+  if (existsSync(wasm) && statSync(wasm).mtimeMs >= statSync(path.join(ROOT, "lib", "memory", "vector-kernel.wat")).mtimeMs) return;
+  log("Compiling the vector index's scans ...");
   run("build-vector-kernel", [path.join(ROOT, "scripts", "build-vector-kernel.mjs")]);
 }
 

@@ -24,27 +24,39 @@ const globalSync = globalThis as unknown as { swarmdeckMemoryIndexSync?: Sync };
 
 /** Starts loading the index (idempotent); resolves when it is complete and caught up. */
 export function ensureIndexPg(): Promise<void> {
-  return startIndexLoad(async (index, model) => {
-    const sql = pgSql();
-    const follower = new ChangeFollower((sql, ids) => applyChanged(sql, index, model, ids));
-    // Where the change log stands before the load: what changes while it runs is applied after.
-    await follower.startFrom(sql);
-    globalSync.swarmdeckMemoryIndexSync = { index, follower };
-    let after = 0;
-    const vector = new Float32Array(index.dims);
-    for (;;) {
-      const rows = await sql.all<{ id: number; agentId: string | null; scope: string; embedding: string | null }>(
-        `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
-         WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $2 AND "embeddingModel" = $3
-         ORDER BY "id" LIMIT ${PAGE}`,
-        [after, index.dims, model],
-      );
-      addStoredRows(index, rows, vector);
-      after = rows.at(-1)?.id ?? after;
-      if (rows.length < PAGE) break;
-    }
-    await follower.catchUp();
+  return startIndexLoad({
+    sample: (dims, model, limit) =>
+      pgSql().all<{ embedding: string | null }>(
+        `SELECT encode("embedding", 'hex') AS "embedding" FROM "Memory"
+         WHERE "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $1 AND "embeddingModel" = $2
+         ORDER BY "id" LIMIT $3`,
+        [dims, model, limit],
+      ),
+    load: (index, model) => loadPagesPg(index, model),
   });
+}
+
+/** Every embedded memory into `index` in pages, then the changes committed meanwhile (loadPages in search-index.ts). */
+async function loadPagesPg(index: VectorIndex, model: string): Promise<void> {
+  const sql = pgSql();
+  const follower = new ChangeFollower((sql, ids) => applyChanged(sql, index, model, ids));
+  // Where the change log stands before the load: what changes while it runs is applied after.
+  await follower.startFrom(sql);
+  globalSync.swarmdeckMemoryIndexSync = { index, follower };
+  let after = 0;
+  const vector = new Float32Array(index.dims);
+  for (;;) {
+    const rows = await sql.all<{ id: number; agentId: string | null; scope: string; embedding: string | null }>(
+      `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
+       WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $2 AND "embeddingModel" = $3
+       ORDER BY "id" LIMIT ${PAGE}`,
+      [after, index.dims, model],
+    );
+    addStoredRows(index, rows, vector);
+    after = rows.at(-1)?.id ?? after;
+    if (rows.length < PAGE) break;
+  }
+  await follower.catchUp();
 }
 
 /**

@@ -48,68 +48,93 @@ export function indexReady(): boolean {
 /** Starts loading the index (idempotent); resolves when it is complete. */
 export function ensureIndex(): Promise<void> {
   if (usesPostgres()) return import("./search-index.pg").then((pg) => pg.ensureIndexPg());
-  return startIndexLoad(async (index, model) => {
-    let after = 0;
-    const vector = new Float32Array(index.dims);
-    for (;;) {
-      const count = await withSqlite((sqlite) => {
-        const rows = prepare(
-          sqlite,
-          `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
-           WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
-           ORDER BY id LIMIT ${PAGE}`,
-        ).all(after, index.dims, model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
-        addStoredRows(index, rows, vector);
-        after = rows.at(-1)?.id ?? after;
-        return rows.length;
-      });
-      if (count < PAGE) break;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+  return startIndexLoad({
+    sample: (dims, model, limit) =>
+      withSqlite(
+        (sqlite) =>
+          prepare(
+            sqlite,
+            `SELECT hex(embedding) AS embedding FROM Memory
+             WHERE embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ? ORDER BY id LIMIT ?`,
+          ).all(dims, model, limit) as { embedding: string | null }[],
+      ),
+    load: (index, model) => loadPages(index, model),
   });
 }
 
-/** Fewer memories in the first page than this: no center (each is a candidate of every search anyway). */
-const CENTER_SAMPLE = 200;
+/** Every embedded memory into `index`, in pages of PAGE rows, the lock released between pages. */
+async function loadPages(index: VectorIndex, model: string): Promise<void> {
+  let after = 0;
+  const vector = new Float32Array(index.dims);
+  for (;;) {
+    const count = await withSqlite((sqlite) => {
+      const rows = prepare(
+        sqlite,
+        `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
+         WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
+         ORDER BY id LIMIT ${PAGE}`,
+      ).all(after, index.dims, model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
+      addStoredRows(index, rows, vector);
+      after = rows.at(-1)?.id ?? after;
+      return rows.length;
+    });
+    if (count < PAGE) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
-/**
- * Adds a page of stored rows (vectors as hex, see vectorFromHex) to `index`, for
- * both stores' loaders. The first page, the oldest memories, first sets the
- * index's center: the mean of their unit vectors (VectorIndex.setCenter).
- */
+/** The oldest memories whose mean is the index's center; with fewer than CENTER_MIN, no center. */
+const CENTER_SAMPLE = 2000;
+const CENTER_MIN = 200;
+
+/** Adds a page of stored rows (vectors as hex, see vectorFromHex) to `index`, for both stores' loaders. */
 export function addStoredRows(
   index: VectorIndex,
   rows: { id: number; agentId: string | null; scope: string; embedding: string | null }[],
   scratch: Float32Array,
 ): void {
-  if (rows.length >= CENTER_SAMPLE) {
-    const sum = new Float64Array(index.dims);
-    let count = 0;
-    for (const row of rows) {
-      if (!row.embedding || !vectorFromHex(row.embedding, scratch) || !normalize(scratch)) continue;
-      for (let i = 0; i < sum.length; i++) sum[i]! += scratch[i]!;
-      count++;
-    }
-    if (count >= CENTER_SAMPLE) index.setCenter(Float32Array.from(sum, (x) => x / count));
-  }
   for (const row of rows) if (row.embedding && vectorFromHex(row.embedding, scratch)) index.add(row.id, scratch, row);
 }
 
+/** The mean of the rows' unit vectors (vectors as hex), or null for fewer than CENTER_MIN of them. */
+function centerOf(rows: { embedding: string | null }[], dims: number): Float32Array | null {
+  const scratch = new Float32Array(dims);
+  const sum = new Float64Array(dims);
+  let count = 0;
+  for (const row of rows) {
+    if (!row.embedding || !vectorFromHex(row.embedding, scratch) || !normalize(scratch)) continue;
+    for (let i = 0; i < dims; i++) sum[i]! += scratch[i]!;
+    count++;
+  }
+  return count >= CENTER_MIN ? Float32Array.from(sum, (x) => x / count) : null;
+}
+
 /**
- * Starts loading a new index for the active embedder with the store's `load`
- * (idempotent: the load under way; nothing without an embedder). The index is
- * ready when `load` resolves; a failed load leaves no index. Both stores.
+ * Starts loading a new index for the active embedder (idempotent: the load under
+ * way; nothing without an embedder). First the store's `sample` of up to
+ * CENTER_SAMPLE of the oldest embedded memories gives the index its center
+ * (VectorIndex.setCenter), before the index is published: from then on the
+ * embedder adds to it, and a center comes before any add. Then the store's `load`
+ * pages every embedded memory in; what is embedded in between is committed by
+ * then, so the pages hold it. The index is ready when `load` resolves; a failed
+ * load (the kernel missing included) leaves no index, and searches answer by
+ * keyword. Both stores.
  */
-export function startIndexLoad(load: (index: VectorIndex, model: string) => Promise<void>): Promise<void> {
+export function startIndexLoad(store: {
+  sample: (dims: number, model: string, limit: number) => Promise<{ embedding: string | null }[]>;
+  load: (index: VectorIndex, model: string) => Promise<void>;
+}): Promise<void> {
   const s = state();
   const embedder = activeEmbedder();
   if (!embedder) return Promise.resolve();
   if (s.loading) return s.loading;
-  s.index = new VectorIndex(embedder.dimensions);
   s.dims = embedder.dimensions;
-  const index = s.index;
   s.loading = (async () => {
-    await load(index, embedder.model);
+    const index = new VectorIndex(embedder.dimensions);
+    const center = centerOf(await store.sample(embedder.dimensions, embedder.model, CENTER_SAMPLE), embedder.dimensions);
+    if (center) index.setCenter(center);
+    s.index = index;
+    await store.load(index, embedder.model);
     s.ready = true;
   })().catch((error) => {
     console.error("[swarmdeck] memory index load failed", error);

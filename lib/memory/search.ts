@@ -171,7 +171,8 @@ function hideIfGone(sqlite: Database.Database, id: number) {
 
 /**
  * Vector candidates re-scored exactly per search: the exact top 10 are within the
- * index's best 300 estimates 98-99% of the time (vector-index.ts; bench:memory).
+ * index's best 300 estimates 98-99% of the time on clustered vectors, 72% on the
+ * benchmark's long-tailed corpus at 100k (vector-index.ts; bench:memory -- --index).
  */
 export const VECTOR_RESCORE = 300;
 

@@ -10,8 +10,9 @@
 // one per 4 dimensions) and returns the best `limit` estimates. The estimate is
 // coarse (a 2-bit quantisation): callers ask for a few hundred and re-rank them
 // exactly with the stored float vectors (search-index.ts, exactCosines).
-// Measured at 100k x 512 dims on tightly clustered vectors: the exact top 10 are
-// within the best 300 estimates 98-99% of the time (bench:memory reports it).
+// On tightly clustered vectors (100k x 512) the exact top 10 are within the best
+// 300 estimates 98-99% of the time; on the benchmark's long-tailed corpus 72% at
+// 100k (bench:memory -- --index reports it; lib/memory/README.md).
 //
 // The two scans run in WebAssembly (vector-kernel.wat, compiled at install into
 // lib/generated/vector-kernel.wasm): the storage lives in the module's memory,
@@ -21,8 +22,8 @@
 // Adds and removes are O(1) (amortised), so the index is built once at start-up
 // and then kept up to date incrementally; nothing is ever rebuilt per insert.
 // Storage grows a page of 4,096 slots at a time: no copy to grow, at most one
-// page unused. (WebAssembly memory does not shrink: a page that compaction frees
-// is kept for the next growth.)
+// page unused in the index. WebAssembly memory does not shrink: pages that
+// compaction empties stay allocated, kept for the next growth.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AgentCodes, type IndexFilter } from "./agent-codes";
@@ -183,6 +184,10 @@ export class VectorIndex {
     this.words = dims / 32;
     this.unit = new Float32Array(dims);
     this.kernel = new WebAssembly.Instance(compiledKernel(), { index: { memory: this.memory } }).exports as unknown as Kernel;
+    // A module built from an older vector-kernel.wat would read its arguments in the wrong places.
+    if (this.kernel.hamming?.length !== 14 || this.kernel.estimate?.length !== 14) {
+      throw new Error(`${KERNEL_FILE} is older than lib/memory/vector-kernel.wat: npm install (or npm start) compiles it again`);
+    }
   }
 
   get size(): number {
