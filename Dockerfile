@@ -10,6 +10,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+COPY lib/config/database-url.ts ./lib/config/
 COPY scripts/copy-monaco.mjs scripts/build-semantic-data.mjs scripts/build-vector-kernel.mjs ./scripts/
 COPY lib/memory/vector-kernel.wat ./lib/memory/
 # postinstall also converts the word vectors and WordNet synonyms of memory search and
