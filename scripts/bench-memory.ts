@@ -441,8 +441,8 @@ function indexBench() {
   }
   const t1 = performance.now();
   const index = new VectorIndex(DIMS);
-  // The center the server's loader sets (addStoredRows in lib/memory/search-index.ts):
-  // the mean of the first 2,000 unit vectors.
+  // The center the server's loader sets (startIndexLoad in lib/memory/search-index.ts):
+  // the mean of the first page's (2,000) unit vectors, none under 200.
   const sample = vectors.slice(0, 2000);
   const mean = new Float32Array(DIMS);
   for (const vector of sample) for (let d = 0; d < DIMS; d++) mean[d]! += vector[d]! / sample.length;

@@ -25,15 +25,20 @@ const globalSync = globalThis as unknown as { swarmdeckMemoryIndexSync?: Sync };
 /** Starts loading the index (idempotent); resolves when it is complete and caught up. */
 export function ensureIndexPg(): Promise<void> {
   return startIndexLoad({
-    sample: (dims, model, limit) =>
-      pgSql().all<{ embedding: string | null }>(
-        `SELECT encode("embedding", 'hex') AS "embedding" FROM "Memory"
-         WHERE "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $1 AND "embeddingModel" = $2
-         ORDER BY "id" LIMIT $3`,
-        [dims, model, limit],
-      ),
+    // The first page is the sample the center is taken from.
+    sample: (dims, model) => storedPagePg(pgSql(), 0, dims, model),
     load: (index, model) => loadPagesPg(index, model),
   });
+}
+
+/** Up to PAGE embedded, live memories of the model after id `after`, in id order, vectors as hex. */
+function storedPagePg(sql: Sql, after: number, dims: number, model: string) {
+  return sql.all<{ id: number; agentId: string | null; scope: string; embedding: string | null }>(
+    `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
+     WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $2 AND "embeddingModel" = $3
+     ORDER BY "id" LIMIT ${PAGE}`,
+    [after, dims, model],
+  );
 }
 
 /** Every embedded memory into `index` in pages, then the changes committed meanwhile (loadPages in search-index.ts). */
@@ -46,12 +51,7 @@ async function loadPagesPg(index: VectorIndex, model: string): Promise<void> {
   let after = 0;
   const vector = new Float32Array(index.dims);
   for (;;) {
-    const rows = await sql.all<{ id: number; agentId: string | null; scope: string; embedding: string | null }>(
-      `SELECT "id", "agentId", "scope", encode("embedding", 'hex') AS "embedding" FROM "Memory"
-       WHERE "id" > $1 AND "embeddingStatus" = 'done' AND "archivedAt" IS NULL AND "embeddingDims" = $2 AND "embeddingModel" = $3
-       ORDER BY "id" LIMIT ${PAGE}`,
-      [after, index.dims, model],
-    );
+    const rows = await storedPagePg(sql, after, index.dims, model);
     addStoredRows(index, rows, vector);
     after = rows.at(-1)?.id ?? after;
     if (rows.length < PAGE) break;

@@ -49,17 +49,22 @@ export function indexReady(): boolean {
 export function ensureIndex(): Promise<void> {
   if (usesPostgres()) return import("./search-index.pg").then((pg) => pg.ensureIndexPg());
   return startIndexLoad({
-    sample: (dims, model, limit) =>
-      withSqlite(
-        (sqlite) =>
-          prepare(
-            sqlite,
-            `SELECT hex(embedding) AS embedding FROM Memory
-             WHERE embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ? ORDER BY id LIMIT ?`,
-          ).all(dims, model, limit) as { embedding: string | null }[],
-      ),
+    // The first page is the sample the center is taken from.
+    sample: (dims, model) => withSqlite((sqlite) => storedPage(sqlite, 0, dims, model)),
     load: (index, model) => loadPages(index, model),
   });
+}
+
+type StoredRow = { id: number; agentId: string | null; scope: string; embedding: string | null };
+
+/** Up to PAGE embedded, live memories of the model after id `after`, in id order, vectors as hex. */
+function storedPage(sqlite: Database.Database, after: number, dims: number, model: string): StoredRow[] {
+  return prepare(
+    sqlite,
+    `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
+     WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
+     ORDER BY id LIMIT ${PAGE}`,
+  ).all(after, dims, model) as StoredRow[];
 }
 
 /** Every embedded memory into `index`, in pages of PAGE rows, the lock released between pages. */
@@ -68,12 +73,7 @@ async function loadPages(index: VectorIndex, model: string): Promise<void> {
   const vector = new Float32Array(index.dims);
   for (;;) {
     const count = await withSqlite((sqlite) => {
-      const rows = prepare(
-        sqlite,
-        `SELECT id, agentId, scope, hex(embedding) AS embedding FROM Memory
-         WHERE id > ? AND embeddingStatus = 'done' AND archivedAt IS NULL AND embeddingDims = ? AND embeddingModel = ?
-         ORDER BY id LIMIT ${PAGE}`,
-      ).all(after, index.dims, model) as { id: number; agentId: string | null; scope: string; embedding: string | null }[];
+      const rows = storedPage(sqlite, after, index.dims, model);
       addStoredRows(index, rows, vector);
       after = rows.at(-1)?.id ?? after;
       return rows.length;
@@ -83,8 +83,7 @@ async function loadPages(index: VectorIndex, model: string): Promise<void> {
   }
 }
 
-/** The oldest memories whose mean is the index's center; with fewer than CENTER_MIN, no center. */
-const CENTER_SAMPLE = 2000;
+/** With fewer memories in the sample (the stores' first page, the oldest), no center. */
 const CENTER_MIN = 200;
 
 /** Adds a page of stored rows (vectors as hex, see vectorFromHex) to `index`, for both stores' loaders. */
@@ -111,8 +110,8 @@ function centerOf(rows: { embedding: string | null }[], dims: number): Float32Ar
 
 /**
  * Starts loading a new index for the active embedder (idempotent: the load under
- * way; nothing without an embedder). First the store's `sample` of up to
- * CENTER_SAMPLE of the oldest embedded memories gives the index its center
+ * way; nothing without an embedder). First the store's `sample`, its first page of
+ * the oldest embedded memories, gives the index its center
  * (VectorIndex.setCenter), before the index is published: from then on the
  * embedder adds to it, and a center comes before any add. Then the store's `load`
  * pages every embedded memory in; what is embedded in between is committed by
@@ -121,7 +120,7 @@ function centerOf(rows: { embedding: string | null }[], dims: number): Float32Ar
  * keyword. Both stores.
  */
 export function startIndexLoad(store: {
-  sample: (dims: number, model: string, limit: number) => Promise<{ embedding: string | null }[]>;
+  sample: (dims: number, model: string) => Promise<{ embedding: string | null }[]>;
   load: (index: VectorIndex, model: string) => Promise<void>;
 }): Promise<void> {
   const s = state();
@@ -131,7 +130,7 @@ export function startIndexLoad(store: {
   s.dims = embedder.dimensions;
   s.loading = (async () => {
     const index = new VectorIndex(embedder.dimensions);
-    const center = centerOf(await store.sample(embedder.dimensions, embedder.model, CENTER_SAMPLE), embedder.dimensions);
+    const center = centerOf(await store.sample(embedder.dimensions, embedder.model), embedder.dimensions);
     if (center) index.setCenter(center);
     s.index = index;
     await store.load(index, embedder.model);
