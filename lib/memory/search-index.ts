@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { prepare, usesPostgres, withSqlite } from "@/lib/db";
 import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
-import { cosine, normalize, type VectorFilter, type VectorHit, VectorIndex, vectorFromHex } from "./vector-index";
+import { cosineWithUnit, normalize, type VectorFilter, type VectorHit, VectorIndex, vectorFromBytes, vectorFromHex } from "./vector-index";
 
 type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
 const globalState = globalThis as unknown as { swarmdeckMemoryIndex?: State };
@@ -157,13 +157,24 @@ export function indexEstimates(
   });
 }
 
-/** The exact cosine with `query` of each stored vector in `rows` (read as hex, see vectorFromHex) of the index's dimensions (both stores). */
-export function cosinesOf(index: VectorIndex, query: Float32Array, rows: { id: number; embedding: string | null }[]): Map<number, number> {
-  const scratch = new Float32Array(index.dims);
+/**
+ * The exact cosine with `query` of each stored vector in `rows` of the index's
+ * dimensions (both stores): as bytes (a blob, see vectorFromBytes) or as hex (see
+ * vectorFromHex). Rows of another length are left out.
+ */
+export function cosinesOf(
+  index: VectorIndex,
+  query: Float32Array,
+  rows: { id: number; embedding: Uint8Array | string | null }[],
+): Map<number, number> {
   const cosines = new Map<number, number>();
-  for (const row of rows) {
-    const vector = row.embedding ? vectorFromHex(row.embedding, scratch) : null;
-    if (vector) cosines.set(row.id, cosine(query, vector));
+  const unit = Float32Array.from(query);
+  if (unit.length !== index.dims || !normalize(unit)) return cosines;
+  const scratch = new Float32Array(index.dims);
+  for (const { id, embedding } of rows) {
+    if (embedding === null) continue;
+    const vector = typeof embedding === "string" ? vectorFromHex(embedding, scratch) : vectorFromBytes(embedding, scratch);
+    if (vector) cosines.set(id, cosineWithUnit(unit, vector));
   }
   return cosines;
 }
@@ -193,12 +204,17 @@ export function rescoreExactly(
   return bestOf(exactCosines(sqlite, index, query, ids), ids, limit);
 }
 
-/** The exact cosines with `query` of the stored vectors of `ids`, read in one query (those of another dimension are left out). */
+/**
+ * The exact cosines with `query` of the stored vectors of `ids`, read in one query
+ * (those of another dimension are left out). The blobs come back as they are: a
+ * few hundred per search, cheaper than hex text to read and decode, and too few
+ * for their native buffers to matter (the reason scans read hex: vectorFromHex).
+ */
 export function exactCosines(sqlite: Database.Database, index: VectorIndex, query: Float32Array, ids: number[]): Map<number, number> {
   if (ids.length === 0) return new Map();
-  const rows = prepare(
-    sqlite,
-    "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
-  ).all(JSON.stringify(ids), index.dims) as { id: number; embedding: string | null }[];
+  const rows = prepare(sqlite, "SELECT id, embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?").all(
+    JSON.stringify(ids),
+    index.dims,
+  ) as { id: number; embedding: Uint8Array | null }[];
   return cosinesOf(index, query, rows);
 }

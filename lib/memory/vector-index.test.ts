@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compileKernel, OUTPUT } from "../../scripts/build-vector-kernel.mjs";
 import { fakeEmbedding } from "../../tests/support/fake-openai";
 import { rng as seeded, zipfCorpus } from "../../tests/support/zipf-corpus";
-import { cosine, fromBytes, KERNEL_FILE, normalize, toBytes, VectorIndex } from "./vector-index";
+import { cosine, cosineWithUnit, fromBytes, KERNEL_FILE, normalize, toBytes, VectorIndex, vectorFromBytes } from "./vector-index";
 
 function rng(seed: number) {
   let state = seed >>> 0;
@@ -258,5 +258,25 @@ describe("VectorIndex", () => {
   it("round-trips Float32 bytes", () => {
     const v = Float32Array.from([0.5, -1.25, 3]);
     expect([...fromBytes(toBytes(v))]).toEqual([0.5, -1.25, 3]);
+  });
+
+  it("reads a stored blob as floats wherever its bytes sit, and refuses one of another length", () => {
+    const stored = toBytes(Float32Array.from([0.5, -1.25, 3]));
+    const scratch = new Float32Array(3);
+    expect([...vectorFromBytes(Buffer.from(stored), scratch)!]).toEqual([0.5, -1.25, 3]);
+    // A blob that starts at an odd byte of its buffer (no float view is possible there).
+    const shifted = Buffer.concat([Buffer.from([7]), stored]).subarray(1);
+    expect(shifted.byteOffset % 4).not.toBe(0);
+    expect([...vectorFromBytes(shifted, scratch)!]).toEqual([0.5, -1.25, 3]);
+    expect(vectorFromBytes(stored.subarray(0, 8), scratch)).toBeNull();
+  });
+
+  it("gives the cosine against a unit query: 1/sqrt(2) at 45 degrees, 0 for a zero vector", () => {
+    const unit = Float32Array.from([3, 4]);
+    normalize(unit);
+    expect(cosineWithUnit(unit, Float32Array.from([3, 4]))).toBeCloseTo(1, 6);
+    expect(cosineWithUnit(Float32Array.from([1, 0]), Float32Array.from([2, 2]))).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(cosineWithUnit(Float32Array.from([0, 1]), Float32Array.from([-5, 0]))).toBe(0);
+    expect(cosineWithUnit(unit, Float32Array.from([0, 0]))).toBe(0);
   });
 });
