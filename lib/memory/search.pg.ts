@@ -129,14 +129,16 @@ export async function searchMemoriesPg(
   const expandedTerms = expansion ? queryWords(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
 
-  const { embedder, queryVector, fallbackReason, index } = await queryEmbedding(args);
-
+  // The query's embedding and the keyword candidates are asked for at once (search.ts does the same).
   const sql = pgSql();
-  const [keyword, related] = await Promise.all([
+  const [{ embedder, queryVector, fallbackReason, index }, keyword, related] = await Promise.all([
+    // Every instance's inserts, re-embeddings and deletes into this instance's vector index first.
+    queryEmbedding(args).then(async (embedding) => {
+      if (embedding.index) await catchUpIndexPg();
+      return embedding;
+    }),
     terms ? keywordCandidatesPg(sql, args.query, terms, args, pool) : Promise.resolve([]),
     expandedTerms ? keywordCandidatesPg(sql, expansion, expandedTerms, args, pool / 2) : Promise.resolve([]),
-    // Every instance's inserts, re-embeddings and deletes into this instance's vector index first.
-    index ? catchUpIndexPg() : Promise.resolve(),
   ]);
   const bm25 = new Map(keyword.map((hit) => [hit.id, hit.rank]));
   const ids = new Set([...bm25.keys(), ...related.map((hit) => hit.id)]);

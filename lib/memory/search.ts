@@ -275,9 +275,12 @@ export async function searchMemories(
   const expandedFts = expansion ? toFtsQuery(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
 
-  const { embedder, queryVector, fallbackReason, index } = await queryEmbedding(args);
+  // The query's embedding is asked for first: the keyword half runs while the provider answers.
+  const embedding = queryEmbedding(args);
+  // Lets the provider's request go out before the CPU work below (none when no provider is asked).
+  if (forced !== "keyword" && activeEmbedder()) await new Promise<void>((resolve) => setImmediate(resolve));
 
-  const { rows, bm25, cosines } = await withSqlite((sqlite) => {
+  const { bm25, ids } = await withSqlite((sqlite) => {
     // The in-memory keyword index (top-k that stops early, visibility inside);
     // FTS5 while it loads. The query's related words (query expansion) bring
     // their own few candidates, without a BM25 rank of their own.
@@ -287,8 +290,13 @@ export async function searchMemories(
       fts && expansion
         ? (keywordTopK(sqlite, expansion, pool / 2, filter) ?? keywordCandidates(sqlite, expandedFts!, where, pool / 2))
         : [];
-    const ranks = new Map(keyword.map((hit) => [hit.id, hit.rank]));
-    const ids = new Set([...ranks.keys(), ...related.map((hit) => hit.id)]);
+    const bm25 = new Map(keyword.map((hit) => [hit.id, hit.rank]));
+    return { bm25, ids: new Set([...bm25.keys(), ...related.map((hit) => hit.id)]) };
+  });
+
+  const { embedder, queryVector, fallbackReason, index } = await embedding;
+
+  const { rows, cosines } = await withSqlite((sqlite) => {
     let cosines: Map<number, number> | null = null;
     if (index && queryVector) {
       const filter = indexFilter(args, (id) => index.findAgentCode(id));
@@ -298,12 +306,12 @@ export async function searchMemories(
       for (const hit of bestOf(cosines, estimated, pool)) ids.add(hit.id);
     }
     const rows = hydrate(sqlite, [...ids], where, queryVector !== null && cosines === null);
-    if (rows.length < ranks.size) {
+    if (rows.length < bm25.size) {
       // Held by the keyword index but no longer visible to SQL (archived, expired, deleted elsewhere).
       const found = new Set(rows.map((row) => row.id));
-      for (const id of ranks.keys()) if (!found.has(id)) hideIfGone(sqlite, id);
+      for (const id of bm25.keys()) if (!found.has(id)) hideIfGone(sqlite, id);
     }
-    return { rows, bm25: ranks, cosines };
+    return { rows, cosines };
   });
 
   const mode: SearchMode = index && queryVector ? (fts ? "hybrid" : "vector") : "keyword";
