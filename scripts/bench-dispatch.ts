@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startTestServer, type TestServer } from "../tests/support/test-server";
-import { cpuSince, keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
+import { clientCeiling, cpuSince, keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
 
 const { values } = parseArgs({
   options: {
@@ -154,6 +154,9 @@ async function run(clientName: "keep-alive" | "fetch") {
       );
     }
 
+    // What a claim and a complete answered (for the client's own ceiling, below).
+    let answered: { poll: string; complete: string } | undefined;
+
     // Round 0 warms the server up (V8 compiles the hot paths on their first few
     // thousand calls) and is not reported: a control plane runs for days, and a first
     // minute's figures would measure the compiler, not the server.
@@ -205,6 +208,7 @@ async function run(clientName: "keep-alive" | "fetch") {
             const t1 = performance.now();
             const done = await call("POST", `/api/worker/tasks/${poll.body.task.id}/complete`, token, { output: "ok" });
             completes.push(performance.now() - t1);
+            answered ??= { poll: JSON.stringify(poll.body), complete: JSON.stringify(done.body) };
             if (done.status === 200) {
               cycles += 1;
               if (cycles === TASKS) drainedAt = performance.now();
@@ -233,6 +237,36 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  server CPU${STORE === "postgresql" ? " (app instances + PostgreSQL backends)" : ""} ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
         ].join("\n"),
+      );
+    }
+    if (answered) {
+      // The same loops, client and answers against a server that does no work: what this client can drive from here at most.
+      const replies = { GET: { status: 200, body: answered.poll }, POST: { status: 200, body: answered.complete } };
+      let standIn: Call | undefined;
+      let standInClient: ReturnType<typeof keepAliveClient> | undefined;
+      const { perSecond, clientCpuMs } = await clientCeiling({
+        replies,
+        loops: WORKERS,
+        seconds: 3,
+        run: async (baseUrl) => {
+          if (!standIn) {
+            if (clientName === "fetch") standIn = fetchCall(baseUrl);
+            else {
+              const client = keepAliveClient(baseUrl, WORKERS + 4);
+              standInClient = client;
+              standIn = async (method, path, token, body) => {
+                const reply = await client.request(method, path, token, body);
+                return { status: reply.status, body: parseReply(reply) };
+              };
+            }
+          }
+          await standIn("GET", `/api/worker/poll?waitMs=${WAIT_MS}`, "sdw_stand-in");
+          await standIn("POST", "/api/worker/tasks/stand-in/complete", "sdw_stand-in", { output: "ok" });
+        },
+      });
+      standInClient?.close();
+      console.log(
+        `client ceiling: the same ${WORKERS} loops and answers against a server that does no work: ${perSecond.toFixed(0)} cycles/s, bench client CPU ${(clientCpuMs).toFixed(2)} ms per cycle (no server on this machine can be measured faster with this client)`,
       );
     }
   } finally {

@@ -1,6 +1,8 @@
 // The benches' HTTP client: node:http with keep-alive. fetch costs the client
 // (which shares the machine's two cores with the server) a millisecond or more
-// per call, and that is not the server's latency.
+// per call, and that is not the server's latency. Also what the benches share:
+// store flags, CPU meters, and the ceiling a client itself sets (clientCeiling).
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 
@@ -93,4 +95,75 @@ export function cpuSince(pids: number[]): () => number {
   };
   const start = read();
   return () => read() - start;
+}
+
+/** What the stand-in server of clientCeiling answers, by request method. */
+export type CannedReplies = Partial<Record<string, { status: number; body: string }>> & { GET: { status: number; body: string } };
+
+// The stand-in: node:http answering each request, as soon as its body is read, with
+// the canned reply for its method and the headers the app's fast path sends
+// (lib/http/security-headers.ts), on kept-alive connections like the app's.
+const STAND_IN = `
+const http = require("node:http");
+const replies = JSON.parse(process.argv[1]);
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    const reply = replies[req.method] || replies.GET;
+    res.writeHead(reply.status, {
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "same-origin",
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(reply.body),
+    });
+    res.end(reply.body);
+  });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
+
+/**
+ * The most a client can drive from this machine: the same client, loops and
+ * requests as a measured run, for `seconds`, against a server in a process of its
+ * own that does no work at all (it answers at once with `replies`, the bytes the
+ * app answered). The client shares the machine's cores with whatever server it
+ * calls, so a throughput above this figure cannot be shown from here with this
+ * client, however little the server spends. `run` is one loop's step (a request,
+ * or a claim and its complete) against the base URL given; answers the steps per
+ * second and the client's CPU per step.
+ */
+export async function clientCeiling(args: {
+  replies: CannedReplies;
+  loops: number;
+  seconds: number;
+  run: (baseUrl: string) => Promise<unknown>;
+}): Promise<{ perSecond: number; clientCpuMs: number }> {
+  const child = spawn(process.execPath, ["-e", STAND_IN, JSON.stringify(args.replies)], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      child.once("exit", (code) => reject(new Error(`the stand-in server exited (${code})`)));
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // A first step per loop opens its connection, as the measured runs' warm-ups do.
+    await Promise.all(Array.from({ length: args.loops }, () => args.run(baseUrl)));
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let steps = 0;
+    await Promise.all(
+      Array.from({ length: args.loops }, async () => {
+        while (performance.now() - t0 < args.seconds * 1000) {
+          await args.run(baseUrl);
+          steps += 1;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    return { perSecond: steps / seconds, clientCpuMs: (cpu.user + cpu.system) / 1000 / steps };
+  } finally {
+    child.kill();
+  }
 }

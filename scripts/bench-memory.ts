@@ -16,6 +16,8 @@
 //     kept-alive node:http client, p50/p95;
 //   - single writes (POST /api/worker/memories, one memory per request, 16
 //     clients, each with its own worker token) and batched writes (500 a request);
+//   - once, each client's ceiling for those single writes: the same loops against a
+//     server that does no work (bench-http.ts, clientCeiling);
 //   - the RSS of every process `npm start` leaves running;
 //   - restart to healthy on the same database; keyword recall@10 of the server's
 //     keyword index against FTS5's exhaustive BM25.
@@ -40,7 +42,7 @@ import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
 import { createPostgresDatabase } from "../tests/support/test-db";
 import { freePort } from "../tests/support/test-server";
 import { rng, zipfCorpus } from "../tests/support/zipf-corpus";
-import { cpuSince, keepAliveClient, parseStoreOptions, type Reply, STORE_OPTIONS } from "./bench-http";
+import { clientCeiling, cpuSince, keepAliveClient, parseStoreOptions, type Reply, STORE_OPTIONS } from "./bench-http";
 import { migrateDeploy } from "./launch";
 
 const { values } = parseArgs({
@@ -393,6 +395,34 @@ async function settled(apps: App[]) {
   console.log(`  (server idle ${((performance.now() - started) / 1000).toFixed(1)} s after it was healthy)`);
 }
 
+let ceilingShown = false;
+/**
+ * Single writes as measured above, each client against a server that does no work
+ * (scripts/bench-http.ts, clientCeiling): the most that client can drive from this
+ * machine, whatever the server spends. Shown once: it does not depend on the mode.
+ */
+async function writeCeilings(tokens: string[]) {
+  for (const name of ["fetch", "keep-alive"] as const) {
+    let client: (Client & { close?(): void }) | undefined;
+    let turn = 0;
+    const created = { status: 201, body: JSON.stringify({ ids: [TOTAL + written] }) };
+    const { perSecond, clientCpuMs } = await clientCeiling({
+      replies: { GET: created, POST: created },
+      loops: tokens.length,
+      seconds: 3,
+      run: async (baseUrl) => {
+        client ??= name === "fetch" ? fetchClient([{ baseUrl } as App]) : keptAlive([{ baseUrl } as App]);
+        const { name: title, content } = corpus.memory(TOTAL + (turn++ % 1000));
+        await client.request("POST", "/api/worker/memories", tokens[turn % tokens.length]!, { name: title, content });
+      },
+    });
+    client?.close?.();
+    console.log(
+      `  client ceiling: single writes, ${tokens.length} clients, ${name.padEnd(10)} against a server that does no work: ${Math.round(perSecond)}/s, bench client CPU ${clientCpuMs.toFixed(2)} ms/write`,
+    );
+  }
+}
+
 async function searchesAndWrites(apps: App[], tokens: string[], queries: string[], label: string) {
   await settled(apps);
   const clients = [fetchClient(apps), keptAlive(apps)];
@@ -417,6 +447,10 @@ async function searchesAndWrites(apps: App[], tokens: string[], queries: string[
     console.log(
       `  single writes, ${WRITERS} clients, ${client.name.padEnd(10)} ${Math.round(rate)}/s (${WRITES} memories)  server CPU${CPU_NOTE} ${cpu.toFixed(2)} ms/write`,
     );
+  }
+  if (!ceilingShown) {
+    ceilingShown = true;
+    await writeCeilings(tokens.slice(0, WRITERS));
   }
   const count = Math.max(2000, Math.min(20_000, Math.round(TOTAL / 10 / 1000) * 1000));
   const spent = await cpuMeter(apps);
