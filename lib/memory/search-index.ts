@@ -9,11 +9,18 @@ import { activeEmbedder } from "./embedders";
 import { keywordIndex } from "./keyword-search";
 import { cosineWithUnit, normalize, type VectorFilter, type VectorHit, VectorIndex, vectorFromBytes, vectorFromHex } from "./vector-index";
 
-type State = { index: VectorIndex | null; loading: Promise<void> | null; ready: boolean; dims: number };
+type State = {
+  index: VectorIndex | null;
+  loading: Promise<void> | null;
+  ready: boolean;
+  dims: number;
+  /** How many vectors an index loaded without a center holds when it is loaded again to get one (needsCenter). */
+  centerAt: number;
+};
 const globalState = globalThis as unknown as { swarmdeckMemoryIndex?: State };
 
 function state(): State {
-  globalState.swarmdeckMemoryIndex ??= { index: null, loading: null, ready: false, dims: 0 };
+  globalState.swarmdeckMemoryIndex ??= { index: null, loading: null, ready: false, dims: 0, centerAt: 0 };
   return globalState.swarmdeckMemoryIndex;
 }
 
@@ -109,6 +116,16 @@ function centerOf(rows: { embedding: string | null }[], dims: number): Float32Ar
 }
 
 /**
+ * Whether the index, loaded without a center (fewer than CENTER_MIN memories then:
+ * a new install starts with none), has grown enough to be loaded again with one:
+ * to CENTER_MIN and to twice what it held when loaded, so a store whose sample
+ * stays too small is not reloaded over and over.
+ */
+function needsCenter(s: State): boolean {
+  return s.ready && s.index !== null && !s.index.centered && s.index.size >= s.centerAt;
+}
+
+/**
  * Starts loading a new index for the active embedder (idempotent: the load under
  * way; nothing without an embedder). First the store's `sample`, its first page of
  * the oldest embedded memories, gives the index its center
@@ -117,7 +134,10 @@ function centerOf(rows: { embedding: string | null }[], dims: number): Float32Ar
  * pages every embedded memory in; what is embedded in between is committed by
  * then, so the pages hold it. The index is ready when `load` resolves; a failed
  * load (the kernel missing included) leaves no index, and searches answer by
- * keyword. Both stores.
+ * keyword. An index loaded without a center is loaded again once it has grown
+ * (needsCenter; every search asks for the index, so the next one starts that),
+ * while it goes on serving: the changes made meanwhile reach the new one through
+ * it (VectorIndex.mirror), and the new one takes its place once loaded. Both stores.
  */
 export function startIndexLoad(store: {
   sample: (dims: number, model: string) => Promise<{ embedding: string | null }[]>;
@@ -126,18 +146,37 @@ export function startIndexLoad(store: {
   const s = state();
   const embedder = activeEmbedder();
   if (!embedder) return Promise.resolve();
+  // Loaded again, now with a center: the index in use serves until the new one takes over.
+  const serving = needsCenter(s) ? s.index : null;
+  if (serving) {
+    s.loading = null;
+    s.centerAt = Number.POSITIVE_INFINITY; // one such load at a time
+  }
   if (s.loading) return s.loading;
   s.dims = embedder.dimensions;
   s.loading = (async () => {
     const index = new VectorIndex(embedder.dimensions);
     const center = centerOf(await store.sample(embedder.dimensions, embedder.model), embedder.dimensions);
     if (center) index.setCenter(center);
+    // The embedder's adds and the removes reach it from now on: directly, or through the index it replaces.
+    if (serving) serving.mirror = index;
+    else s.index = index;
+    try {
+      await store.load(index, embedder.model);
+    } finally {
+      if (serving) serving.mirror = null;
+    }
     s.index = index;
-    await store.load(index, embedder.model);
+    s.centerAt = Math.max(CENTER_MIN, 2 * index.size);
     s.ready = true;
   })().catch((error) => {
     console.error("[swarmdeck] memory index load failed", error);
     s.loading = null;
+    if (serving) {
+      // The index in use stays, and is not loaded again before it has doubled.
+      s.centerAt = 2 * serving.size;
+      return;
+    }
     s.index = null;
     s.ready = false;
   });

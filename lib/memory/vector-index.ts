@@ -190,6 +190,11 @@ export class VectorIndex {
     }
   }
 
+  /** Whether the codes are taken relative to a center (setCenter). */
+  get centered(): boolean {
+    return this.center !== null;
+  }
+
   get size(): number {
     return this.live;
   }
@@ -286,7 +291,15 @@ export class VectorIndex {
   }
 
   /** Adds or replaces one memory's vector (any length-`dims` vector; it is normalised here). */
+  /**
+   * An index being loaded to take this one's place (search-index.ts, startIndexLoad):
+   * every add and remove here is made there too, so what changes while it loads is
+   * not lost when it takes over.
+   */
+  mirror: VectorIndex | null = null;
+
   add(id: number, vector: Float32Array, meta: { agentId: string | null; scope: string }): boolean {
+    this.mirror?.add(id, vector, meta);
     if (vector.length !== this.dims) return false;
     const unit = this.unit;
     unit.set(vector);
@@ -303,7 +316,7 @@ export class VectorIndex {
         squares += unit[i]! * unit[i]!;
       }
     }
-    this.remove(id);
+    this.drop(id);
     if (this.used === this.pages.length * PAGE_SLOTS) this.compactOrGrow();
     const slot = this.used++;
     this.slotOf.set(id, slot);
@@ -340,6 +353,12 @@ export class VectorIndex {
   }
 
   remove(id: number): void {
+    this.mirror?.remove(id);
+    this.drop(id);
+  }
+
+  /** Frees the id's slot, here only (not in the mirror). */
+  private drop(id: number): void {
     const slot = this.slotOf.get(id);
     if (slot < 0) return;
     this.slotOf.delete(id);
