@@ -277,6 +277,7 @@ export async function searchMemories(
 
   // The query's embedding is asked for first: the keyword half runs while the provider answers.
   const embedding = queryEmbedding(args);
+  embedding.catch(() => {}); // a failure is thrown where it is awaited, below, not reported as unhandled meanwhile
   // Lets the provider's request go out before the CPU work below (none when no provider is asked).
   if (forced !== "keyword" && activeEmbedder()) await new Promise<void>((resolve) => setImmediate(resolve));
 
