@@ -208,7 +208,7 @@ async function run(clientName: "keep-alive" | "fetch") {
             const t1 = performance.now();
             const done = await call("POST", `/api/worker/tasks/${poll.body.task.id}/complete`, token, { output: "ok" });
             completes.push(performance.now() - t1);
-            answered ??= { poll: JSON.stringify(poll.body), complete: JSON.stringify(done.body) };
+            if (done.status === 200) answered ??= { poll: JSON.stringify(poll.body), complete: JSON.stringify(done.body) };
             if (done.status === 200) {
               cycles += 1;
               if (cycles === TASKS) drainedAt = performance.now();

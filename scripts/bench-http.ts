@@ -145,6 +145,7 @@ export async function clientCeiling(args: {
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
       child.once("exit", (code) => reject(new Error(`the stand-in server exited (${code})`)));
+      child.once("error", reject);
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     // A first step per loop opens its connection, as the measured runs' warm-ups do.

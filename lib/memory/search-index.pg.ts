@@ -47,7 +47,6 @@ async function loadPagesPg(index: VectorIndex, model: string): Promise<void> {
   const follower = new ChangeFollower((sql, ids) => applyChanged(sql, index, model, ids));
   // Where the change log stands before the load: what changes while it runs is applied after.
   await follower.startFrom(sql);
-  globalSync.swarmdeckMemoryIndexSync = { index, follower };
   let after = 0;
   const vector = new Float32Array(index.dims);
   for (;;) {
@@ -57,6 +56,9 @@ async function loadPagesPg(index: VectorIndex, model: string): Promise<void> {
     if (rows.length < PAGE) break;
   }
   await follower.catchUp();
+  // Only now does this index's follower take over: an index loaded to replace the
+  // one in use (startIndexLoad) leaves that one following the log until then.
+  globalSync.swarmdeckMemoryIndexSync = { index, follower };
 }
 
 /**

@@ -123,6 +123,28 @@ describe("the process's vector index", () => {
     expect(near5).not.toContain(5);
   });
 
+  it("when loading the centered one fails, the one in use goes on serving, whole, and is not replaced by the next search", async () => {
+    const rows: Stored[] = [];
+    const base = store(rows);
+    await startIndexLoad(base);
+    for (let id = 1; id <= 200; id++) embedded(rows, id);
+    const first = memoryIndex();
+    const failing = {
+      sample: base.sample,
+      load: async () => {
+        throw new Error("the store went away");
+      },
+    };
+    await startIndexLoad(failing);
+    expect(memoryIndex()).toBe(first);
+    expect(indexState().ready).toBe(true);
+    expect(first?.mirror).toBeNull();
+    await startIndexLoad(base); // the next search asks for the index
+    expect(memoryIndex()).toBe(first);
+    expect(memoryIndex()?.size).toBe(200);
+    expect(indexState().ready).toBe(true);
+  });
+
   it("when the store's sample stays too small, loads again only once the index has doubled", async () => {
     const rows: Stored[] = [];
     const narrow = store(rows, 10); // a sample that never reaches 200 rows

@@ -171,12 +171,12 @@ export function startIndexLoad(store: {
     s.ready = true;
   })().catch((error) => {
     console.error("[swarmdeck] memory index load failed", error);
-    s.loading = null;
     if (serving) {
-      // The index in use stays, and is not loaded again before it has doubled.
+      // The index in use stays (and this settled load with it), not loaded again before it has doubled.
       s.centerAt = 2 * serving.size;
       return;
     }
+    s.loading = null;
     s.index = null;
     s.ready = false;
   });
@@ -207,13 +207,14 @@ export function cosinesOf(
   rows: { id: number; embedding: Uint8Array | string | null }[],
 ): Map<number, number> {
   const cosines = new Map<number, number>();
+  if (query.length !== index.dims) return cosines;
   const unit = Float32Array.from(query);
-  if (unit.length !== index.dims || !normalize(unit)) return cosines;
+  const usable = normalize(unit); // a zero query is at cosine 0 with everything
   const scratch = new Float32Array(index.dims);
   for (const { id, embedding } of rows) {
     if (embedding === null) continue;
     const vector = typeof embedding === "string" ? vectorFromHex(embedding, scratch) : vectorFromBytes(embedding, scratch);
-    if (vector) cosines.set(id, cosineWithUnit(unit, vector));
+    if (vector) cosines.set(id, usable ? cosineWithUnit(unit, vector) : 0);
   }
   return cosines;
 }
@@ -230,7 +231,8 @@ export function bestOf(cosines: Map<number, number>, ids: number[], limit: numbe
 
 /**
  * The best `limit` of `estimates` by exact cosine with `query`, from their stored
- * vectors (read as hex, see vectorFromHex).
+ * vectors, for hygiene's walk over every memory: read as hex (see vectorFromHex),
+ * as its millions of reads would leave native buffers behind.
  */
 export function rescoreExactly(
   sqlite: Database.Database,
@@ -240,7 +242,11 @@ export function rescoreExactly(
   limit: number,
 ): VectorHit[] {
   const ids = estimates.map((hit) => hit.id);
-  return bestOf(exactCosines(sqlite, index, query, ids), ids, limit);
+  const rows = prepare(
+    sqlite,
+    "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
+  ).all(JSON.stringify(ids), index.dims) as { id: number; embedding: string | null }[];
+  return bestOf(cosinesOf(index, query, rows), ids, limit);
 }
 
 /**
