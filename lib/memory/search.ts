@@ -266,20 +266,20 @@ export async function searchMemories(
 ): Promise<{ results: SearchResult[]; mode: SearchMode; fallbackReason: string | null }> {
   if (usesPostgres()) return (await import("./search.pg")).searchMemoriesPg(args);
   const started = performance.now();
-  const where = visibility(args);
   const forced = args.mode ?? "auto";
+  // The query's embedding is asked for first: the query's preparation and the keyword half run while the provider answers.
+  const embedding = queryEmbedding(args);
+  embedding.catch(() => {}); // a failure is thrown where it is awaited, below, not reported as unhandled meanwhile
+  // Lets the provider's request go out before the CPU work below (none when no provider is asked).
+  if (forced !== "keyword" && activeEmbedder()) await new Promise<void>((resolve) => setImmediate(resolve));
+
+  const where = visibility(args);
   // The query's terms (weights, details, related words) for the candidates and their relevance.
   const prepared = prepareQuery(args.query, { semantic: localEmbedderEnabled() });
   const fts = forced === "vector" ? null : toFtsQuery(args.query);
   const expansion = fts && prepared.semantic ? expansionTerms(prepared).join(" ") : "";
   const expandedFts = expansion ? toFtsQuery(expansion) : null;
   const pool = Math.max(args.limit * 3, 30);
-
-  // The query's embedding is asked for first: the keyword half runs while the provider answers.
-  const embedding = queryEmbedding(args);
-  embedding.catch(() => {}); // a failure is thrown where it is awaited, below, not reported as unhandled meanwhile
-  // Lets the provider's request go out before the CPU work below (none when no provider is asked).
-  if (forced !== "keyword" && activeEmbedder()) await new Promise<void>((resolve) => setImmediate(resolve));
 
   const { bm25, ids } = await withSqlite((sqlite) => {
     // The in-memory keyword index (top-k that stops early, visibility inside);
