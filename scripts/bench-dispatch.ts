@@ -73,6 +73,14 @@ function signalAll(pids: number[], signal: NodeJS.Signals) {
 
 type Call = (method: string, path: string, token: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
+/** The benches' kept-alive node:http client (scripts/bench-http.ts) as a Call. */
+function keptAliveCall(client: ReturnType<typeof keepAliveClient>): Call {
+  return async (method, path, token, body) => {
+    const reply = await client.request(method, path, token, body);
+    return { status: reply.status, body: parseReply(reply) };
+  };
+}
+
 /** Plain fetch, as a worker written against the protocol would call (undici's default connection pool). */
 function fetchCall(baseUrl: string): Call {
   return async (method, path, token, body) => {
@@ -110,12 +118,7 @@ async function run(clientName: "keep-alive" | "fetch") {
   const callOn = (i: number): Call => {
     const on = servers[i % servers.length] as TestServer;
     const client = clients[i % clients.length] as ReturnType<typeof keepAliveClient>;
-    return clientName === "fetch"
-      ? fetchCall(on.baseUrl)
-      : async (method, path, token, body) => {
-          const reply = await client.request(method, path, token, body);
-          return { status: reply.status, body: parseReply(reply) };
-        };
+    return clientName === "fetch" ? fetchCall(on.baseUrl) : keptAliveCall(client);
   };
   const call = callOn(0);
   let pids = serverPids(server.databaseUrl);
@@ -208,8 +211,8 @@ async function run(clientName: "keep-alive" | "fetch") {
             const t1 = performance.now();
             const done = await call("POST", `/api/worker/tasks/${poll.body.task.id}/complete`, token, { output: "ok" });
             completes.push(performance.now() - t1);
-            if (done.status === 200) answered ??= { poll: JSON.stringify(poll.body), complete: JSON.stringify(done.body) };
             if (done.status === 200) {
+              answered ??= { poll: JSON.stringify(poll.body), complete: JSON.stringify(done.body) };
               cycles += 1;
               if (cycles === TASKS) drainedAt = performance.now();
             } else errors += 1;
@@ -250,15 +253,8 @@ async function run(clientName: "keep-alive" | "fetch") {
         seconds: 3,
         run: async (baseUrl) => {
           if (!standIn) {
-            if (clientName === "fetch") standIn = fetchCall(baseUrl);
-            else {
-              const client = keepAliveClient(baseUrl, WORKERS + 4);
-              standInClient = client;
-              standIn = async (method, path, token, body) => {
-                const reply = await client.request(method, path, token, body);
-                return { status: reply.status, body: parseReply(reply) };
-              };
-            }
+            if (clientName === "keep-alive") standInClient = keepAliveClient(baseUrl, WORKERS + 4);
+            standIn = standInClient ? keptAliveCall(standInClient) : fetchCall(baseUrl);
           }
           await standIn("GET", `/api/worker/poll?waitMs=${WAIT_MS}`, "sdw_stand-in");
           await standIn("POST", "/api/worker/tasks/stand-in/complete", "sdw_stand-in", { output: "ok" });

@@ -231,8 +231,8 @@ export function bestOf(cosines: Map<number, number>, ids: number[], limit: numbe
 
 /**
  * The best `limit` of `estimates` by exact cosine with `query`, from their stored
- * vectors, for hygiene's walk over every memory: read as hex (see vectorFromHex),
- * as its millions of reads would leave native buffers behind.
+ * vectors, for hygiene's walk over every memory: read as hex, as its millions of
+ * reads would leave native buffers behind (see exactCosines).
  */
 export function rescoreExactly(
   sqlite: Database.Database,
@@ -242,24 +242,27 @@ export function rescoreExactly(
   limit: number,
 ): VectorHit[] {
   const ids = estimates.map((hit) => hit.id);
-  const rows = prepare(
-    sqlite,
-    "SELECT id, hex(embedding) AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?",
-  ).all(JSON.stringify(ids), index.dims) as { id: number; embedding: string | null }[];
-  return bestOf(cosinesOf(index, query, rows), ids, limit);
+  return bestOf(exactCosines(sqlite, index, query, ids, "hex"), ids, limit);
 }
 
 /**
  * The exact cosines with `query` of the stored vectors of `ids`, read in one query
- * (those of another dimension are left out). The blobs come back as they are: a
- * few hundred per search, cheaper than hex text to read and decode, and too few
- * for their native buffers to matter (the reason scans read hex: vectorFromHex).
+ * (those of another dimension are left out). A search reads the blobs as they are:
+ * a few hundred, cheaper than hex text to read and decode, and too few for their
+ * native buffers to matter; a walk over every memory reads hex (see vectorFromHex).
  */
-export function exactCosines(sqlite: Database.Database, index: VectorIndex, query: Float32Array, ids: number[]): Map<number, number> {
+export function exactCosines(
+  sqlite: Database.Database,
+  index: VectorIndex,
+  query: Float32Array,
+  ids: number[],
+  read: "blob" | "hex" = "blob",
+): Map<number, number> {
   if (ids.length === 0) return new Map();
-  const rows = prepare(sqlite, "SELECT id, embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?").all(
-    JSON.stringify(ids),
-    index.dims,
-  ) as { id: number; embedding: Uint8Array | null }[];
+  const column = read === "hex" ? "hex(embedding)" : "embedding";
+  const rows = prepare(
+    sqlite,
+    `SELECT id, ${column} AS embedding FROM Memory WHERE id IN (SELECT value FROM json_each(?)) AND embeddingDims = ?`,
+  ).all(JSON.stringify(ids), index.dims) as { id: number; embedding: Uint8Array | string | null }[];
   return cosinesOf(index, query, rows);
 }

@@ -298,7 +298,6 @@ export class VectorIndex {
   mirror: VectorIndex | null = null;
 
   /** Adds or replaces one memory's vector (any length-`dims` vector; it is normalised here). */
-
   add(id: number, vector: Float32Array, meta: { agentId: string | null; scope: string }): boolean {
     this.mirror?.add(id, vector, meta);
     if (vector.length !== this.dims) return false;
@@ -576,8 +575,9 @@ function selectTop(order: number[], scores: Float32Array, k: number): number[] {
 /**
  * A vector from SQLite's `hex(embedding)` (the column's float32 bytes as hex),
  * decoded into `into` (reused by the caller) without allocating. Scans that read
- * thousands of embeddings (the index load, hygiene's walk) read them as hex text: a blob comes back as a fresh 2 KB native buffer per row, and
- * at 100k rows that churn left ~50 MB of fragmented native memory resident, where
+ * thousands of embeddings (the index load, hygiene's walk) read them as hex
+ * text: a blob comes back as a fresh 2 KB native buffer per row, and at 100k
+ * rows that churn left ~50 MB of fragmented native memory resident, where
  * the text is ordinary garbage on the JS heap. Null when the length is not `into`'s.
  */
 export function vectorFromHex(hex: string, into: Float32Array): Float32Array | null {
