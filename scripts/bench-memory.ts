@@ -68,6 +68,7 @@ for (const mode of MODES) {
   if (!(MODE_NAMES as readonly string[]).includes(mode)) throw new Error(`--modes ${values.modes}: a list of ${MODE_NAMES.join(", ")}`);
 }
 const WARM_UP_WRITES = 1000;
+const WARM_UP_SEARCHES = 50;
 const DIMS = Number(process.env.BENCH_DIMS ?? 512);
 /** The model the seeded vectors are marked with (the fake provider's vectors: tests/support/fake-openai.ts). */
 const SEED_MODEL = "bench-fake-embedding";
@@ -423,18 +424,26 @@ async function writeCeilings(tokens: string[]) {
   }
 }
 
-async function searchesAndWrites(apps: App[], tokens: string[], queries: string[], label: string) {
+/**
+ * Searches and writes in one configuration. Each timed run of searches gets queries
+ * of its own (`draw`): a query asked before would find its embedding in the server's
+ * cache (lib/memory/search.ts, embedQuery) and its rows in memory, and the run after
+ * the first would be measured without the provider's round trip.
+ */
+async function searchesAndWrites(apps: App[], tokens: string[], draw: (count: number) => string[], label: string) {
   await settled(apps);
   const clients = [fetchClient(apps), keptAlive(apps)];
   const worker = tokens[3]!;
-  // Warm-up (first queries compile code paths, load pages).
-  for (const query of queries.slice(0, 10 * apps.length)) await call(clients[0]!, "POST", "/api/worker/memories/search", worker, { query });
+  // Warm-up through each client (the first searches compile the code paths).
   for (const client of clients) {
-    const { times, mode, cpu } = await timeSearches(apps, client, "/api/worker/memories/search", worker, queries);
+    for (const query of draw(WARM_UP_SEARCHES * apps.length)) await call(client, "POST", "/api/worker/memories/search", worker, { query });
+  }
+  for (const client of clients) {
+    const { times, mode, cpu } = await timeSearches(apps, client, "/api/worker/memories/search", worker, draw(QUERIES));
     console.log(`  agent's search (worker token, default mode → ${mode}), ${client.name.padEnd(10)} ${latency(times)}  ${cpu}`);
   }
   for (const mode of label === "keyword only" ? ["keyword"] : ["hybrid", "keyword"]) {
-    const { times, cpu } = await timeSearches(apps, clients[0]!, "/api/v1/memories/search", adminToken, queries, { mode });
+    const { times, cpu } = await timeSearches(apps, clients[0]!, "/api/v1/memories/search", adminToken, draw(QUERIES), { mode });
     console.log(`  operator's search (mode ${mode}), fetch      ${latency(times)}  ${cpu}`);
   }
   // Each client's writes are measured after a warm-up through it (V8 compiles the write
@@ -587,19 +596,20 @@ async function main() {
   for (let i = 0; i < WRITERS; i++)
     tokens.push((await call(admin, "POST", `/api/v1/agents/benchagent${i}/tokens`, adminToken, { name: "bench" })).token);
   const random = rng(99);
-  const queries = Array.from({ length: QUERIES }, () => corpus.query(random, TOTAL));
+  const draw = (count: number) => Array.from({ length: count }, () => corpus.query(random, TOTAL));
+  const probe = draw(1)[0]!;
 
   if (MODES.has("provider")) {
-    const ready = await vectorIndexReady(apps, queries[0]!);
+    const ready = await vectorIndexReady(apps, probe);
     console.log(`vector index ready ${(ready / 1000).toFixed(1)} s after the first search asked for it`);
     console.log(`with an embedding provider (${TOTAL} memories):`);
-    await searchesAndWrites(apps, tokens, queries, "hybrid");
+    await searchesAndWrites(apps, tokens, draw, "hybrid");
   }
 
   if (MODES.has("keyword")) {
     await switchTo(keywordOnly, "restart on the same database, no provider");
     console.log(`keyword only (no provider):`);
-    await searchesAndWrites(apps, tokens, queries, "keyword only");
+    await searchesAndWrites(apps, tokens, draw, "keyword only");
   }
 
   if (MODES.has("embedded")) {
@@ -612,13 +622,13 @@ async function main() {
       if (health.totals.pending === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await vectorIndexReady(apps, queries[0]!);
+    await vectorIndexReady(apps, probe);
     // Timed from the start: the local embedder begins re-embedding the corpus as the server comes up.
     console.log(
       `embedded default: ${TOTAL} memories embedded locally and indexed in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
     );
     console.log(`embedded default (no provider, local word vectors):`);
-    await searchesAndWrites(apps, tokens, queries, "embedded default");
+    await searchesAndWrites(apps, tokens, draw, "embedded default");
   }
   await stopApps(apps);
   await fake.stop();
