@@ -318,6 +318,35 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         expect(health.body.fallbackReasons.some((r: { reason: string }) => r.reason.startsWith("embedding_failed"))).toBe(true);
       });
 
+      it("embeds memories written one per request, as agents write them, in a few provider calls rather than one each", async () => {
+        const provider = fake()!;
+        const before = provider.calls.embeddings;
+        const marker = `quokka${Date.now()}`;
+        const topics = ["flaky retries", "lockfile drift", "port clashes", "slow fixtures", "stale caches"];
+        const ids: number[] = [];
+        // 4 agents' loops, 50 memories each, each write answered before the next is sent.
+        await Promise.all(
+          [0, 1, 2, 3].map(async (writer) => {
+            for (let i = 0; i < 50; i++) {
+              const reply = await alice.api.post("/api/worker/memories", {
+                name: `${marker} ${writer}-${i}`,
+                content: `Run ${writer}-${i} of the ${marker} suite: ${topics[(writer + i) % topics.length]} cost ${i * 7 + writer} seconds.`,
+              });
+              expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+              ids.push(...reply.body.ids);
+            }
+          }),
+        );
+        await waitForEmbeddings(admin, ids, 30_000);
+        const calls = provider.calls.embeddings - before;
+        expect(calls).toBeGreaterThan(0);
+        // On average at least 8 memories a call (one call each would be 200).
+        expect(calls, `${calls} provider calls for ${ids.length} memories`).toBeLessThanOrEqual(ids.length / 8);
+        const search = await admin.post("/api/v1/memories/search", { query: `${marker} lockfile drift`, mode: "vector" });
+        expect(search.body.mode).toBe("vector");
+        expect(search.body.results.length).toBeGreaterThan(0);
+      });
+
       it("reads the provider's embeddings whether it answers base64 (as asked) or float arrays", async () => {
         const provider = fake()!;
         const calls = provider.calls.embeddings;

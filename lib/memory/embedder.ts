@@ -108,6 +108,15 @@ export async function embedBatch(): Promise<number> {
   return rows.length;
 }
 
+/**
+ * How long the loop lets new memories gather after a batch that was not full. Agents
+ * write one memory per request; without the pause, each batch would carry the few
+ * written during the last provider call, and the call, the transaction and the
+ * queue's reads would be paid every few memories. A lone write is not delayed: the
+ * first batch starts at once.
+ */
+const GATHER_MS = 20;
+
 /** Runs the embedder until nothing is pending (idempotent; safe to call on every write). */
 export function kickEmbedder(): void {
   const s = state();
@@ -123,7 +132,8 @@ export function kickEmbedder(): void {
         for (;;) {
           const handled = await embedBatch();
           if (handled <= 0) break;
-          await new Promise((resolve) => setImmediate(resolve));
+          const full = handled >= (activeEmbedder()?.batch ?? 0);
+          await new Promise((resolve) => (full ? setImmediate(resolve) : setTimeout(resolve, GATHER_MS)));
         }
       } while (s.again);
     } catch (error) {
