@@ -8,8 +8,9 @@ import { clientCeiling, cpuSince, keepAliveClient, parseReply, parseStoreOptions
 
 const { values } = parseArgs({
   options: {
+    /** 30 workers draining 1,000 pool tasks a round: the swarm the dispatch targets are set for (README, Benchmarks). */
     workers: { type: "string", default: "30" },
-    tasks: { type: "string", default: "300" },
+    tasks: { type: "string", default: "1000" },
     wait: { type: "string", default: "1000" },
     rounds: { type: "string", default: "3" },
     profile: { type: "string" },
