@@ -19,8 +19,9 @@
 //   - once, each client's ceiling for those single writes: the same loops against a
 //     server that does no work (bench-http.ts, clientCeiling);
 //   - the RSS of every process `npm start` leaves running;
-//   - restart to healthy on the same database; keyword recall@10 of the server's
-//     keyword index against FTS5's exhaustive BM25.
+//   - restart to healthy on the same database.
+// (The keyword index's recall@10 against FTS5's exhaustive BM25 on this corpus is
+// shown by lib/memory/keyword-index.test.ts, part of npm test.)
 // Flags: --memories N (default 100000), --1m (1,000,000; not part of npm test),
 // --queries Q (default 100), --writes W (single writes per run, default 4000,
 // after 1,000 unmeasured ones to warm the path up),
