@@ -20,13 +20,16 @@
 //     server that does no work (bench-http.ts, clientCeiling);
 //   - the RSS of every process `npm start` leaves running;
 //   - restart to healthy on the same database.
-// (The keyword index's recall@10 against FTS5's exhaustive BM25 on this corpus is
-// shown by lib/memory/keyword-index.test.ts, part of npm test.)
+// (The keyword index's recall@10 against FTS5's exhaustive BM25 is asserted by
+// lib/memory/keyword-index.test.ts, part of npm test, and measured at scale by --index.)
 // Flags: --memories N (default 100000), --1m (1,000,000; not part of npm test),
 // --queries Q (default 100), --writes W (single writes per run, default 4000,
 // after 1,000 unmeasured ones to warm the path up),
 // --index (also the vector index alone, in process: build, latency, and how often
-// the exact top 10 are within its best 300 estimates, which search re-ranks exactly),
+// the exact top 10 are within its best 300 estimates, which search re-ranks exactly;
+// and the keyword index alone: its recall@10 against FTS5's exhaustive BM25 on the
+// same corpus, and how many postings it read, tests/support/keyword-reference.ts;
+// --index-only: those alone, no server),
 // --store sqlite|postgresql (default sqlite), --instances N (PostgreSQL only, default 1),
 // --modes provider,keyword,embedded (the configurations to measure; default all three:
 // at 1M the embedded default's local re-embedding alone takes several minutes).
@@ -38,8 +41,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { MAX_TOUCHED } from "../lib/memory/keyword-index";
+import { queryStems } from "../lib/memory/text";
 import { cosine, VectorIndex } from "../lib/memory/vector-index";
 import { fakeEmbedding, startFakeOpenAI } from "../tests/support/fake-openai";
+import { keywordFixture, recall } from "../tests/support/keyword-reference";
 import { createPostgresDatabase } from "../tests/support/test-db";
 import { freePort } from "../tests/support/test-server";
 import { rng, zipfCorpus } from "../tests/support/zipf-corpus";
@@ -53,6 +59,8 @@ const { values } = parseArgs({
     queries: { type: "string", default: process.env.BENCH_QUERIES ?? "100" },
     writes: { type: "string", default: "4000" },
     index: { type: "boolean", default: false },
+    /** Only the in-process index benches of --index: no server. */
+    "index-only": { type: "boolean", default: false },
     /** Which of the three configurations to measure, in this order: provider, keyword, embedded. */
     modes: { type: "string", default: "provider,keyword,embedded" },
     ...STORE_OPTIONS,
@@ -524,6 +532,54 @@ function indexBench() {
   );
 }
 
+/**
+ * The keyword index alone at full scale, in this process, against FTS5's exhaustive
+ * BM25 over the same memories: recall@10 (ties count) for the operator's view and
+ * one agent's, the postings read against what FTS5 ranks, and latency.
+ */
+function keywordIndexBench() {
+  const t0 = performance.now();
+  const f = keywordFixture(corpus, TOTAL, (i) =>
+    i % 5 === 0 ? { scope: "swarm", agentId: null } : { scope: "agent", agentId: `agent-${i % AGENTS}` },
+  );
+  f.index.search(queryStems("warm"), 1, { agent: true, swarm: true, agentCode: -1 }); // builds its impact order
+  const buildMs = performance.now() - t0;
+  const random = rng(17);
+  const views = [
+    { name: "operator", filter: { agent: true, swarm: true, agentCode: -1 }, visibility: undefined, params: undefined },
+    {
+      name: "agent-3",
+      filter: { agent: true, swarm: true, agentCode: f.index.findAgentCode("agent-3") },
+      visibility: "(doc.scope = 'swarm' OR doc.agentId = ?)",
+      params: ["agent-3"],
+    },
+  ];
+  const n = Math.min(QUERIES, 200);
+  for (const view of views) {
+    let hits = 0;
+    let wanted = 0;
+    const times: number[] = [];
+    const touched: number[] = [];
+    const shares: number[] = [];
+    for (let q = 0; q < n; q++) {
+      const query = corpus.query(random, TOTAL);
+      const t = performance.now();
+      const got = f.index.search(queryStems(query), 10, view.filter);
+      times.push(performance.now() - t);
+      touched.push(f.index.lastTouched);
+      const result = recall(f, query, got, view.visibility, view.params);
+      hits += result.hits;
+      wanted += result.wanted;
+      shares.push(f.index.lastTouched / Math.max(1, result.matches));
+    }
+    console.log(
+      `keyword index in process, ${view.name} view: recall@10 ${(hits / wanted).toFixed(3)} against FTS5's exhaustive BM25 (${n} queries); ${latency(times)}; postings read p50 ${Math.round(percentile(touched, 50))}, max ${Math.max(...touched)} (budget ${MAX_TOUCHED}), ${(100 * percentile(shares, 50)).toFixed(1)}% of what FTS5 ranks at the median`,
+    );
+  }
+  console.log(`  (${TOTAL} memories in FTS5 and the index, built in ${(buildMs / 1000).toFixed(1)} s)`);
+  f.sqlite.close();
+}
+
 /** Waits until each instance's vector index answers (each instance keeps its own). */
 async function vectorIndexReady(apps: App[], query: string) {
   const started = performance.now();
@@ -541,7 +597,11 @@ async function main() {
   console.log(
     `memory bench on ${where}: ${TOTAL} memories (Zipf, 5,000 words), ${DIMS} dims, ${QUERIES} queries; load average ${load()} on ${spawnSync("nproc", { encoding: "utf8" }).stdout.trim()} cores`,
   );
-  if (values.index) indexBench();
+  if (values.index || values["index-only"]) {
+    indexBench();
+    keywordIndexBench();
+    if (values["index-only"]) return;
+  }
   const database = STORE === "postgresql" ? await createPostgresDatabase("swarmdeck_bench") : undefined;
   dropDatabase = database?.drop;
   const databaseUrl = database?.url ?? `file:${path.join(dataDir, "bench.db")}`;

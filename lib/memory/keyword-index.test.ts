@@ -2,79 +2,22 @@
 // weights search.ts used before it): on a long-tailed corpus with queries of
 // common words it must return FTS5's exhaustive top 10 while reading a bounded
 // number of postings, and keep doing so through visibility, writes and deletes.
-import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type KeywordFixture, keywordFixture, recall } from "../../tests/support/keyword-reference";
 import { rng, zipfCorpus } from "../../tests/support/zipf-corpus";
-import { KeywordIndex, MAX_TOUCHED } from "./keyword-index";
-import { queryStems, toFtsQuery } from "./text";
+import { MAX_TOUCHED } from "./keyword-index";
+import { queryStems } from "./text";
 
 const corpus = zipfCorpus();
 const AGENTS = 10;
 const scopeOf = (i: number) => (i % 5 === 0 ? { scope: "swarm", agentId: null } : { scope: "agent", agentId: `agent-${i % AGENTS}` });
-
-function fixture(count: number) {
-  const sqlite = new Database(":memory:");
-  sqlite.exec(`CREATE TABLE doc (id INTEGER PRIMARY KEY, scope TEXT, agentId TEXT, archived INTEGER DEFAULT 0);
-    CREATE VIRTUAL TABLE memory_fts USING fts5(name, content, tokenize='porter unicode61 remove_diacritics 2');`);
-  const index = new KeywordIndex();
-  const insertDoc = sqlite.prepare("INSERT INTO doc (id, scope, agentId) VALUES (?, ?, ?)");
-  const insertFts = sqlite.prepare("INSERT INTO memory_fts (rowid, name, content) VALUES (?, ?, ?)");
-  const add = (id: number) => {
-    const memory = corpus.memory(id);
-    const { scope, agentId } = scopeOf(id);
-    insertDoc.run(id, scope, agentId);
-    insertFts.run(id, memory.name, memory.content);
-    index.add({ id, ...memory, scope, agentId });
-  };
-  sqlite.transaction(() => {
-    for (let id = 1; id <= count; id++) add(id);
-  })();
-  return { sqlite, index, add };
-}
-
-type Fixture = ReturnType<typeof fixture>;
-
-/**
- * FTS5's exhaustive BM25 ranking of the visible matches (higher is better): its
- * top `k`, the scores it gives `ids`, and how many memories it ranked.
- */
-function fts5(f: Fixture, query: string, ids: number[], visibility = "1", params: unknown[] = []) {
-  const where = `memory_fts MATCH ? AND doc.archived = 0 AND ${visibility}`;
-  const from = "FROM memory_fts JOIN doc ON doc.id = memory_fts.rowid";
-  const fts = toFtsQuery(query);
-  const top = f.sqlite
-    .prepare(`SELECT memory_fts.rowid AS id, -bm25(memory_fts, 2.0, 1.0) AS score ${from} WHERE ${where} ORDER BY score DESC LIMIT 10`)
-    .all(fts, ...params) as { id: number; score: number }[];
-  const scored = f.sqlite
-    .prepare(
-      `SELECT memory_fts.rowid AS id, -bm25(memory_fts, 2.0, 1.0) AS score ${from} WHERE ${where} AND doc.id IN (${ids.join(",") || 0})`,
-    )
-    .all(fts, ...params) as { id: number; score: number }[];
-  const { matches } = f.sqlite.prepare(`SELECT count(*) AS matches ${from} WHERE ${where}`).get(fts, ...params) as { matches: number };
-  return { top, scores: new Map(scored.map((hit) => [hit.id, hit.score])), matches };
-}
-
-/** Recall@10 with ties: a returned memory counts when FTS5 scores it at least as high as its own 10th best. */
-function recall(f: Fixture, query: string, got: { id: number }[], visibility?: string, params?: unknown[]) {
-  const reference = fts5(
-    f,
-    query,
-    got.map((hit) => hit.id),
-    visibility,
-    params,
-  );
-  const wanted = reference.top.length;
-  if (wanted === 0) return { hits: 0, wanted, matches: reference.matches };
-  const kth = reference.top[wanted - 1]!.score;
-  const hits = got.slice(0, 10).filter((hit) => (reference.scores.get(hit.id) ?? Number.NEGATIVE_INFINITY) >= kth - 1e-9).length;
-  return { hits: Math.min(hits, wanted), wanted, matches: reference.matches };
-}
+const fixture = (count: number) => keywordFixture(corpus, count, scopeOf);
 
 const everyone = { agent: true, swarm: true, agentCode: -1 };
 const SIZE = 8_000;
 
 describe("keyword index on a Zipf corpus (5,000 words), queries of three words of a stored memory", () => {
-  let f: Fixture;
+  let f: KeywordFixture;
   beforeAll(() => {
     f = fixture(SIZE);
   }, 120_000);
