@@ -573,7 +573,7 @@ function keywordIndexBench() {
       shares.push(f.index.lastTouched / Math.max(1, result.matches));
     }
     console.log(
-      `keyword index in process, ${view.name} view: recall@10 ${(hits / wanted).toFixed(3)} against FTS5's exhaustive BM25 (${n} queries); ${latency(times)}; postings read p50 ${Math.round(percentile(touched, 50))}, max ${Math.max(...touched)} (budget ${MAX_TOUCHED}), ${(100 * percentile(shares, 50)).toFixed(1)}% of what FTS5 ranks at the median`,
+      `keyword index in process, ${view.name} view: recall@10 ${(hits / wanted).toFixed(3)} against FTS5's exhaustive BM25 (${n} queries); ${latency(times)}  max ${fmt(Math.max(...times))} ms; postings read p50 ${Math.round(percentile(touched, 50))}, max ${Math.max(...touched)} (budget ${MAX_TOUCHED}), ${(100 * percentile(shares, 50)).toFixed(1)}% of what FTS5 ranks at the median`,
     );
   }
   console.log(`  (${TOTAL} memories in FTS5 and the index, built in ${(buildMs / 1000).toFixed(1)} s)`);
