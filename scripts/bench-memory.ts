@@ -600,7 +600,10 @@ async function main() {
   if (values.index || values["index-only"]) {
     indexBench();
     keywordIndexBench();
-    if (values["index-only"]) return;
+    if (values["index-only"]) {
+      rmSync(dataDir, { recursive: true, force: true });
+      return;
+    }
   }
   const database = STORE === "postgresql" ? await createPostgresDatabase("swarmdeck_bench") : undefined;
   dropDatabase = database?.drop;

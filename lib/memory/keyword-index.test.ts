@@ -41,6 +41,19 @@ describe("keyword index on a Zipf corpus (5,000 words), queries of three words o
     expect(touchedShare[Math.floor(touchedShare.length / 2)]).toBeLessThan(0.1);
   });
 
+  it("stops once it has read its budget of postings, with the best found so far", () => {
+    const stems = queryStems(corpus.vocabulary.slice(10, 13).join(" "));
+    f.index.search(stems, 30, everyone);
+    const unbounded = f.index.lastTouched;
+    expect(unbounded).toBeGreaterThan(400);
+    const cut = f.index.search(stems, 30, everyone, undefined, 200);
+    // Lists are read 16 postings at a time: never more than one step past the budget.
+    expect(f.index.lastTouched).toBeGreaterThanOrEqual(200);
+    expect(f.index.lastTouched).toBeLessThan(200 + 16);
+    expect(cut.length).toBe(30);
+    for (const hit of cut) expect(hit.score).toBeGreaterThan(0);
+  });
+
   it("costs no more for common words than for rarer ones (FTS5's cost grows with how common they are)", { timeout: 60_000 }, () => {
     const cost = (rank: number) => {
       const query = corpus.vocabulary.slice(rank, rank + 3).join(" ");

@@ -60,6 +60,12 @@ const TAIL_MERGE = 128;
  * against FTS5 at 0.984 with 20,000 and 0.996 with 100,000.
  */
 export const MAX_TOUCHED = 100_000;
+/**
+ * The budget for a query's related words (query expansion, lib/memory/search.ts):
+ * up to 32 of them, whose few candidates need no exact rank, so they keep the
+ * smaller budget and the cost of a long expanded query stays where it was.
+ */
+export const RELATED_TOUCHED = 20_000;
 /** Rebuild the impact order when the mean document length drifts this far from the one it was built with. */
 const MAX_SLACK = 1.2;
 
@@ -381,10 +387,10 @@ export class KeywordIndex {
   /**
    * The `k` best visible memories for the query's stems by BM25 (score > 0),
    * best first. Reads the postings lists in impact order and stops when no unread
-   * posting can change the top k (see the file comment). `lastTouched` tells how
-   * many postings it read.
+   * posting can change the top k (see the file comment), or once it has read
+   * `budget` postings. `lastTouched` tells how many it read.
    */
-  search(stems: string[], k: number, filter: KeywordFilter, now = Date.now()): KeywordHit[] {
+  search(stems: string[], k: number, filter: KeywordFilter, now = Date.now(), budget = MAX_TOUCHED): KeywordHit[] {
     this.lastTouched = 0;
     if (this.referenceLength === 0) this.build();
     const terms = this.queryTerms(stems).sort((a, b) => a.term - b.term);
@@ -438,7 +444,7 @@ export class KeywordIndex {
         sum += bound[t]!;
         if (bound[t]! > 0 && (best < 0 || bound[t]! > bound[best]!)) best = t;
       }
-      if (best < 0 || (kept === k && topScores[k - 1]! >= sum) || touched >= MAX_TOUCHED) break;
+      if (best < 0 || (kept === k && topScores[k - 1]! >= sum) || touched >= budget) break;
       // A few postings of the most promising list at a time (its bound only falls).
       const list = lists[best]!;
       const from = position[best]!;

@@ -66,6 +66,7 @@ export function ensureKeywordIndex(): Promise<void> {
  * The best `limit` memories by BM25 for `query` that the filter lets through, as
  * FTS5-style ranks (negative; lower is better), or null when the index cannot
  * answer (still loading, or a query of stop words only, which only FTS5 indexes).
+ * `budget`: postings read at most (KeywordIndex.search; its default otherwise).
  * Runs inside the caller's withSqlite block.
  */
 export function keywordTopK(
@@ -73,6 +74,7 @@ export function keywordTopK(
   query: string,
   limit: number,
   filter: (index: KeywordIndex) => KeywordFilter,
+  budget?: number,
 ): { id: number; rank: number }[] | null {
   const s = globalState.swarmdeckKeywordIndex;
   if (!s?.ready) {
@@ -81,5 +83,5 @@ export function keywordTopK(
   }
   if (words(query).every(isStopWord)) return null;
   while (addRows(sqlite, s, 10_000) === 10_000) {}
-  return s.index.search(queryStems(query), limit, filter(s.index)).map((hit) => ({ id: hit.id, rank: -hit.score }));
+  return s.index.search(queryStems(query), limit, filter(s.index), undefined, budget).map((hit) => ({ id: hit.id, rank: -hit.score }));
 }

@@ -6,6 +6,7 @@ import type Database from "better-sqlite3";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { activeEmbedder, type Embedder, localEmbedderEnabled } from "./embedders";
+import { RELATED_TOUCHED } from "./keyword-index";
 import { keywordIndex, keywordTopK } from "./keyword-search";
 import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rerank";
 import { finalScore, fuseLocal, fuseScores, keywordScore, localVectorScore, rankingFactor, vectorScore } from "./scoring";
@@ -289,7 +290,7 @@ export async function searchMemories(
     const keyword = fts ? (keywordTopK(sqlite, args.query, pool, filter) ?? keywordCandidates(sqlite, fts, where, pool)) : [];
     const related =
       fts && expansion
-        ? (keywordTopK(sqlite, expansion, pool / 2, filter) ?? keywordCandidates(sqlite, expandedFts!, where, pool / 2))
+        ? (keywordTopK(sqlite, expansion, pool / 2, filter, RELATED_TOUCHED) ?? keywordCandidates(sqlite, expandedFts!, where, pool / 2))
         : [];
     const bm25 = new Map(keyword.map((hit) => [hit.id, hit.rank]));
     return { bm25, ids: new Set([...bm25.keys(), ...related.map((hit) => hit.id)]) };
