@@ -484,6 +484,11 @@ async function searchesAndWrites(apps: App[], tokens: string[], draw: (count: nu
   console.log(`  load average: ${load()}`);
 }
 
+/** Where the in-process index benches place memory i: every fifth in the swarm, the rest spread over the agents. */
+function placement(i: number): { scope: string; agentId: string | null } {
+  return i % 5 === 0 ? { scope: "swarm", agentId: null } : { scope: "agent", agentId: `agent-${i % AGENTS}` };
+}
+
 /** The vector index alone at full scale, in this process: build time, search latency, recall of the exact top 10, size. */
 function indexBench() {
   const vectors: Float32Array[] = [];
@@ -500,7 +505,7 @@ function indexBench() {
   for (const vector of sample) for (let d = 0; d < DIMS; d++) mean[d]! += vector[d]! / sample.length;
   if (sample.length >= 200) index.setCenter(mean);
   vectors.forEach((vector, i) => {
-    index.add(i + 1, vector, { agentId: i % 5 === 0 ? null : `agent-${i % AGENTS}`, scope: i % 5 === 0 ? "swarm" : "agent" });
+    index.add(i + 1, vector, placement(i));
   });
   const buildMs = performance.now() - t1;
   const random = rng(99);
@@ -539,9 +544,7 @@ function indexBench() {
  */
 function keywordIndexBench() {
   const t0 = performance.now();
-  const f = keywordFixture(corpus, TOTAL, (i) =>
-    i % 5 === 0 ? { scope: "swarm", agentId: null } : { scope: "agent", agentId: `agent-${i % AGENTS}` },
-  );
+  const f = keywordFixture(corpus, TOTAL, placement);
   f.index.search(queryStems("warm"), 1, { agent: true, swarm: true, agentCode: -1 }); // builds its impact order
   const buildMs = performance.now() - t0;
   const random = rng(17);

@@ -46,7 +46,7 @@ describe("keyword index on a Zipf corpus (5,000 words), queries of three words o
     f.index.search(stems, 30, everyone);
     const unbounded = f.index.lastTouched;
     expect(unbounded).toBeGreaterThan(400);
-    const cut = f.index.search(stems, 30, everyone, undefined, 200);
+    const cut = f.index.search(stems, 30, everyone, { budget: 200 });
     // Lists are read 16 postings at a time: never more than one step past the budget.
     expect(f.index.lastTouched).toBeGreaterThanOrEqual(200);
     expect(f.index.lastTouched).toBeLessThan(200 + 16);

@@ -388,9 +388,14 @@ export class KeywordIndex {
    * The `k` best visible memories for the query's stems by BM25 (score > 0),
    * best first. Reads the postings lists in impact order and stops when no unread
    * posting can change the top k (see the file comment), or once it has read
-   * `budget` postings. `lastTouched` tells how many it read.
+   * `budget` postings (default MAX_TOUCHED). `lastTouched` tells how many it read.
    */
-  search(stems: string[], k: number, filter: KeywordFilter, now = Date.now(), budget = MAX_TOUCHED): KeywordHit[] {
+  search(
+    stems: string[],
+    k: number,
+    filter: KeywordFilter,
+    { now = Date.now(), budget = MAX_TOUCHED }: { now?: number; budget?: number } = {},
+  ): KeywordHit[] {
     this.lastTouched = 0;
     if (this.referenceLength === 0) this.build();
     const terms = this.queryTerms(stems).sort((a, b) => a.term - b.term);

@@ -83,5 +83,5 @@ export function keywordTopK(
   }
   if (words(query).every(isStopWord)) return null;
   while (addRows(sqlite, s, 10_000) === 10_000) {}
-  return s.index.search(queryStems(query), limit, filter(s.index), undefined, budget).map((hit) => ({ id: hit.id, rank: -hit.score }));
+  return s.index.search(queryStems(query), limit, filter(s.index), { budget }).map((hit) => ({ id: hit.id, rank: -hit.score }));
 }
