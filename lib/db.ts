@@ -24,7 +24,13 @@ import { PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
 import { closePgPool, pgPool } from "./pg";
 
-type Shared = { prisma: PrismaClient; adapter: Promise<SqlDriverAdapter & { client: Database.Database }>; lock: Mutex };
+type Shared = {
+  prisma: PrismaClient;
+  adapter: Promise<SqlDriverAdapter & { client: Database.Database }>;
+  lock: Mutex;
+  /** The raw connection once the adapter has opened it (withSqlite's synchronous path). */
+  client?: Database.Database;
+};
 
 const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared; swarmdeckPgPrisma?: PrismaClient; swarmdeckStore?: DatabaseKind };
 
@@ -56,6 +62,15 @@ function createShared(): Shared {
     client.pragma("synchronous = NORMAL");
     client.pragma("foreign_keys = ON");
     client.pragma("busy_timeout = 5000");
+    // The statement journal in memory: writeTransaction's group commit runs each
+    // caller in a savepoint, and SQLite journals the first change of every page in a
+    // savepoint to a statement journal, which beyond 64 KiB spills into a temp file.
+    // A batch of claims and finishes passes that at once, and every page then cost two
+    // pwrite() calls: ~85 per claim+complete cycle, more than all its WAL writes
+    // (measured with strace in bench:dispatch). Temp tables and the b-trees of a GROUP BY
+    // or ORDER BY without an index then live in memory too: the ones here hold a row per
+    // group (agent, day, source, task), not copies of whole tables.
+    client.pragma("temp_store = MEMORY");
     // Checkpoint the WAL every ~40 MB instead of SQLite's 4 MB: a checkpoint copies
     // the latest version of each page written since the last one (plus an fsync),
     // and hot pages (the task queue's indexes, the event and audit tails) are
@@ -119,7 +134,11 @@ function createShared(): Shared {
     connect: () => adapter,
   };
   const prisma = new PrismaClient({ adapter: sharedFactory });
-  return { prisma, adapter, lock };
+  const shared: Shared = { prisma, adapter, lock };
+  void adapter.then(({ client }) => {
+    shared.client = client;
+  });
+  return shared;
 }
 
 function shared(): Shared {
@@ -165,10 +184,20 @@ export async function closeDatabase(): Promise<void> {
  * Runs `fn` on the raw better-sqlite3 connection while holding the connection's
  * lock. `fn` is synchronous; wrap writes in `sqlite.transaction(...)` for atomicity.
  */
-export async function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
-  const { adapter, lock } = shared();
-  const { client } = await adapter;
-  return lock.runExclusive(() => fn(client));
+export function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
+  const { adapter, lock, client } = shared();
+  // Nobody holds the connection and nobody waits for it (async-mutex hands a released
+  // lock straight to the next waiter, so a waiter keeps it locked): `fn` is synchronous,
+  // so running it now is what the lock would do, without its promises. Every worker
+  // request's token lookup and every group commit pass here.
+  if (client && !lock.isLocked()) {
+    try {
+      return Promise.resolve(fn(client));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return adapter.then(({ client: opened }) => lock.runExclusive(() => fn(opened)));
 }
 
 type Queued = { fn: (sqlite: Database.Database) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };

@@ -114,21 +114,32 @@ function readBody(req: IncomingMessage): Promise<Uint8Array> {
 
 async function answer(req: IncomingMessage, res: ServerResponse, route: Match) {
   // A client that hangs up ends a long poll at once (the handler watches req.signal).
+  // The signal is made when a handler first asks for it (a poll asks only once it has
+  // to wait: most claim at once), since an AbortSignal costs more than a poll's lookup.
   let hangUp: AbortController | undefined;
+  let hungUp = false;
   if (route.longPoll) {
-    const controller = new AbortController();
     res.once("close", () => {
-      if (!res.writableFinished) controller.abort();
+      if (res.writableFinished) return;
+      hungUp = true;
+      hangUp?.abort();
     });
-    hangUp = controller;
   }
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const request: ApiRequest = {
     method: req.method ?? "GET",
-    url: new URL(req.url ?? "/", "http://localhost").href,
+    // serveFastPath took only paths under /api/, so this is an absolute URL as is (the handler parses it once).
+    url: `http://localhost${req.url}`,
     headers,
-    signal: hangUp?.signal ?? NEVER,
+    get signal() {
+      if (!route.longPoll) return NEVER;
+      if (!hangUp) {
+        hangUp = new AbortController();
+        if (hungUp) hangUp.abort();
+      }
+      return hangUp.signal;
+    },
     body: null,
   };
   // The body goes to the handler as bytes beside the request (lib/http/read-body.ts), not as a web stream.

@@ -2,9 +2,9 @@
 // row's hash and the row's own fields, so editing or deleting any row breaks the
 // chain from there on, which `verifyAuditChain` reports.
 import "server-only";
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { prepare, type Tx, usesPostgres, withSqlite } from "@/lib/db";
+import { sha256Hex } from "@/lib/sha256";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -44,7 +44,7 @@ function hashedFields(row: Row): unknown[] {
 
 export function auditHash(prevHash: string, row: Row): string {
   const canonical = JSON.stringify([prevHash, ...hashedFields(row)]);
-  return createHash("sha256").update(canonical).digest("hex");
+  return sha256Hex(canonical);
 }
 
 /**

@@ -2,11 +2,12 @@
 // per source, the audit event, all in one write transaction on the raw
 // connection (the hot path: thousands of memories a second).
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type Actor, type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
+import { sha256Hex } from "@/lib/sha256";
 import { chunkMarkdown } from "./chunker";
 import { kickEmbedder } from "./embedder";
 import { activeEmbedder } from "./embedders";
@@ -37,7 +38,7 @@ export type NewMemory = {
 };
 
 export function contentHash(content: string): string {
-  return createHash("sha256").update(content.trim()).digest("hex");
+  return sha256Hex(content.trim());
 }
 
 /** A memory embedded as it was stored (the embedded default), for the vector index once committed. */
@@ -65,7 +66,7 @@ export function memoryLayout(item: NewMemory, now: number): { chunks: string[]; 
   const ttl = SOURCE_TTL_DAYS[item.source];
   let groupId: string | null = chunks.length > 1 ? randomUUID() : null;
   // A re-index of the same file replaces its old chunks (indexed delete by group).
-  if (item.path) groupId = `file:${createHash("sha256").update(`${item.agentId}|${item.scope}|${item.path}`).digest("hex").slice(0, 32)}`;
+  if (item.path) groupId = `file:${sha256Hex(`${item.agentId}|${item.scope}|${item.path}`).slice(0, 32)}`;
   return { chunks, expiresAt: ttl === null ? null : now + ttl * DAY, groupId };
 }
 

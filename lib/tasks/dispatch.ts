@@ -99,6 +99,11 @@ export function claimedAudit({ principal, from, row, sessionId }: Claim): AuditI
 
 const lastSeenWritten = new Map<string, number>();
 
+/** Built once (see READ_TASK_SQL in task-rows.ts). */
+const CLAIM_SQL = `UPDATE Task SET status = 'in_progress', agentId = ?, attempts = attempts + 1, claimedAt = ?, heartbeatAt = ?,
+    progress = NULL, soulVersionId = ?, updatedAt = ?
+  WHERE id = ? ${TASK_RETURNING}`;
+
 /** Claims one task for the agent, or answers null (and whether it had room for more). */
 export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Promise<ClaimResult> {
   if (usesPostgres()) return import("./dispatch.pg").then(({ claimNextTaskPg }) => claimNextTaskPg({ principal }));
@@ -127,12 +132,9 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
       | { currentVersionId: string | null }
       | undefined;
     // The row as claimed (the writes below touch other tables), read back by the UPDATE itself.
-    const claimed = prepare(
-      sqlite,
-      `UPDATE Task SET status = 'in_progress', agentId = ?, attempts = attempts + 1, claimedAt = ?, heartbeatAt = ?,
-         progress = NULL, soulVersionId = ?, updatedAt = ?
-       WHERE id = ? ${TASK_RETURNING}`,
-    ).get(agentId, now, now, soul?.currentVersionId ?? null, now, next.id) as Omit<TaskRow, "agentName"> | undefined;
+    const claimed = prepare(sqlite, CLAIM_SQL).get(agentId, now, now, soul?.currentVersionId ?? null, now, next.id) as
+      | Omit<TaskRow, "agentName">
+      | undefined;
     const sessionId = newId();
     prepare(
       sqlite,
@@ -160,7 +162,8 @@ export async function pollForTask({
 }: {
   principal: WorkerPrincipal;
   waitMs: number;
-  signal?: AbortSignal;
+  /** The request's hang-up signal, asked for only when the poll has to wait (lib/api/fast-path.ts makes it then). */
+  signal?: () => AbortSignal;
 }): Promise<TaskDto | null> {
   const deadline = Date.now() + waitMs;
   // On PostgreSQL, work announced by the other app instances reaches this process's polls too.
@@ -169,12 +172,13 @@ export async function pollForTask({
     const generation = wakeGeneration();
     const { task, poolRoom } = await claimNextTask({ principal });
     if (task) return task;
-    if (signal?.aborted) return null;
+    const hangUp = signal?.();
+    if (hangUp?.aborted) return null;
     // Work that appeared while the claim ran would have woken nobody: try again at once.
     if (wakeGeneration() !== generation) continue;
     const left = deadline - Date.now();
     if (left <= 0) return null;
-    await waitForWork({ agentId: principal.agent.id, pool: poolRoom, timeoutMs: Math.min(left, POLL_SAFETY_RECHECK_MS), signal });
+    await waitForWork({ agentId: principal.agent.id, pool: poolRoom, timeoutMs: Math.min(left, POLL_SAFETY_RECHECK_MS), signal: hangUp });
   }
 }
 

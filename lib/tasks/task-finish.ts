@@ -65,16 +65,16 @@ export function finishAudit(task: TaskRow, finish: Finish, actor: Actor, duratio
   };
 }
 
+/** Built once (see READ_TASK_SQL in task-rows.ts). */
+const FINISH_SQL = `UPDATE Task SET status = ?, finishedAt = ?, updatedAt = ?,
+    output = COALESCE(?, output), summary = COALESCE(?, summary), failureReason = ?
+  WHERE id = ? ${TASK_RETURNING}`;
+
 /** Writes a finish inside the caller's transaction; `task` is the row read in it. */
 export function finishTaskSync(sqlite: Database.Database, task: TaskRow, finish: Finish, actor: Actor, now: number): TaskRow {
   const durationMs = task.claimedAt !== null && task.status === "in_progress" ? Math.max(0, now - task.claimedAt) : null;
   // The row as written (the writes below touch other tables), read back by the UPDATE itself.
-  const written = prepare(
-    sqlite,
-    `UPDATE Task SET status = ?, finishedAt = ?, updatedAt = ?,
-       output = COALESCE(?, output), summary = COALESCE(?, summary), failureReason = ?
-     WHERE id = ? ${TASK_RETURNING}`,
-  ).get(
+  const written = prepare(sqlite, FINISH_SQL).get(
     finish.status,
     now,
     now,

@@ -107,8 +107,12 @@ export function toTaskDto(row: TaskRow): TaskDto {
   };
 }
 
+// The hot statements' texts are built once: prepare() finds its cached statement by
+// the text, and a template built per call is a new long string to hash every time.
+const READ_TASK_SQL = `SELECT ${TASK_COLUMNS} ${TASK_FROM} WHERE t.id = ?`;
+
 export function readTask(sqlite: Database.Database, id: string): TaskRow | undefined {
-  return prepare(sqlite, `SELECT ${TASK_COLUMNS} ${TASK_FROM} WHERE t.id = ?`).get(id) as TaskRow | undefined;
+  return prepare(sqlite, READ_TASK_SQL).get(id) as TaskRow | undefined;
 }
 
 export type EventRow = {

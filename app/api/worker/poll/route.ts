@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 // GET /api/worker/poll?waitMs=N – long-poll: 200 {task} with a task this agent has atomically claimed, or 204
 export const GET = workerRoute(async ({ query, principal, req }) => {
   const { waitMs } = query(pollQuerySchema);
-  const task = await pollForTask({ principal, waitMs, signal: req.signal });
+  const task = await pollForTask({ principal, waitMs, signal: () => req.signal });
   return task ? workerAnswer({ task }) : undefined;
 });
