@@ -1,7 +1,8 @@
 // Group commit in writeTransaction: calls made together share one COMMIT, yet
 // each commits or rolls back on its own, in order, and is durable when it resolves.
-// And Prisma's interactive transactions stay whole beside another process writing.
-import { mkdtempSync, rmSync } from "node:fs";
+// The statement journal of its savepoints never becomes a file. And Prisma's interactive
+// transactions stay whole beside another process writing.
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -63,6 +64,51 @@ describe("writeTransaction", () => {
   it("is committed by the time a lone call resolves", async () => {
     await db.writeTransaction(insert("alone"));
     expect(committedTexts()).toContain("alone");
+  });
+});
+
+describe("the statement journal", () => {
+  /** The files this process holds open that SQLite made for a statement journal (it names its temp files etilqs_*). */
+  function openStatementJournals(): string[] {
+    return readdirSync("/proc/self/fd")
+      .map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return "";
+        }
+      })
+      .filter((target) => target.includes("etilqs_"));
+  }
+
+  it("stays in memory however many pages a group commit's savepoints change (no temp file)", async () => {
+    // 4,000 rows of 1 KB (~1,000 pages), committed first: a savepoint journals a page
+    // that existed before it began, on its first change.
+    const body = "x".repeat(1000);
+    await db.withSqlite((sqlite) => sqlite.exec("CREATE TABLE page_filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)"));
+    await db.writeTransaction((sqlite) => {
+      for (let row = 0; row < 4000; row++) db.prepare(sqlite, "INSERT INTO page_filler (body) VALUES (?)").run(body);
+    });
+    // Forty calls in one batch, each in its own savepoint, each changing 100 rows of its
+    // own (~25 pages, as a claim changes ~20): SQLite spills a statement journal to a
+    // temp file past 64 KiB (16 pages).
+    const seen: string[][] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, call) =>
+        db.writeTransaction((sqlite) => {
+          db.prepare(sqlite, "UPDATE page_filler SET body = ? WHERE id > ? AND id <= ?").run(
+            `${call}:${body}`,
+            call * 100,
+            call * 100 + 100,
+          );
+          seen.push(openStatementJournals());
+        }),
+      ),
+    );
+    expect(seen).toHaveLength(40);
+    expect(seen.flat()).toEqual([]);
+    const changed = await db.withSqlite((sqlite) => db.prepare(sqlite, "SELECT COUNT(*) AS n FROM page_filler WHERE body <> ?").get(body));
+    expect(changed).toEqual({ n: 4000 });
   });
 });
 
