@@ -16,7 +16,7 @@ import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { claimedAudit, claimedEvent } from "./dispatch";
-import { LAST_SEEN_EVERY_MS } from "./settings";
+import { lastSeenCommitted, lastSeenDue } from "./last-seen";
 import { newId, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskPg } from "./task-rows.pg";
 
@@ -40,11 +40,10 @@ async function nextTaskIdPg(sql: Sql, agentId: string, now: Date): Promise<{ id:
   return pooled ? { id: pooled.id, from: "unassigned" } : null;
 }
 
-const lastSeenWritten = new Map<string, number>();
-
 export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): Promise<ClaimResult> {
   const agentId = principal.agent.id;
-  return pgTransaction(async (sql) => {
+  let seenAt = 0;
+  const claiming = pgTransaction(async (sql) => {
     const now = Date.now();
     const at = new Date(now);
     const agent = await sql.get<{ max: number; archivedAt: number | null }>(
@@ -53,9 +52,9 @@ export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): 
     );
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
-    if ((lastSeenWritten.get(agentId) ?? 0) < now - LAST_SEEN_EVERY_MS) {
-      lastSeenWritten.set(agentId, now);
+    if (lastSeenDue(agentId, now)) {
       await sql.run(`UPDATE "Agent" SET "lastSeenAt" = $1 WHERE "id" = $2`, [at, agentId]);
+      seenAt = now;
     }
 
     // Read after the agent's lock: every earlier claim of this agent has committed.
@@ -92,5 +91,9 @@ export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): 
     await insertTaskEventPg(sql, claimedEvent(claim));
     await appendAuditPg(sql, claimedAudit(claim));
     return { task: toTaskDto(row), poolRoom: true };
+  });
+  return claiming.then((result) => {
+    if (seenAt) lastSeenCommitted(agentId, seenAt);
+    return result;
   });
 }

@@ -10,7 +10,8 @@ import { type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
-import { LAST_SEEN_EVERY_MS, POLL_SAFETY_RECHECK_MS } from "./settings";
+import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { POLL_SAFETY_RECHECK_MS } from "./settings";
 import { insertTaskEvent, newId, TASK_RETURNING, type TaskEventInput, type TaskRow, toTaskDto, withAgentName } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
 
@@ -97,8 +98,6 @@ export function claimedAudit({ principal, from, row, sessionId }: Claim): AuditI
   };
 }
 
-const lastSeenWritten = new Map<string, number>();
-
 /** Built once (see READ_TASK_SQL in task-rows.ts). */
 const CLAIM_SQL = `UPDATE Task SET status = 'in_progress', agentId = ?, attempts = attempts + 1, claimedAt = ?, heartbeatAt = ?,
     progress = NULL, soulVersionId = ?, updatedAt = ?
@@ -108,7 +107,8 @@ const CLAIM_SQL = `UPDATE Task SET status = 'in_progress', agentId = ?, attempts
 export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Promise<ClaimResult> {
   if (usesPostgres()) return import("./dispatch.pg").then(({ claimNextTaskPg }) => claimNextTaskPg({ principal }));
   const agentId = principal.agent.id;
-  return writeTransaction((sqlite) => {
+  let seenAt = 0;
+  const claiming = writeTransaction((sqlite) => {
     const now = Date.now();
     const agent = prepare(
       sqlite,
@@ -118,9 +118,9 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     ).get({ agentId }) as { name: string; max: number; archivedAt: number | null; running: number } | undefined;
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
-    if ((lastSeenWritten.get(agentId) ?? 0) < now - LAST_SEEN_EVERY_MS) {
-      lastSeenWritten.set(agentId, now);
+    if (lastSeenDue(agentId, now)) {
       prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
+      seenAt = now;
     }
 
     const room = agent.running < Math.max(1, agent.max);
@@ -148,6 +148,10 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     insertTaskEvent(sqlite, claimedEvent(claim));
     appendAuditSync(sqlite, claimedAudit(claim));
     return { task: toTaskDto(row), poolRoom: true };
+  });
+  return claiming.then((result) => {
+    if (seenAt) lastSeenCommitted(agentId, seenAt);
+    return result;
   });
 }
 

@@ -12,7 +12,8 @@ import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
-import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
+import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { maxAttempts } from "./settings";
 import { indexOutcomeSafely } from "./task-finish";
 import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
 import { newId, type TaskRow, toTaskDto } from "./task-rows";
@@ -36,11 +37,11 @@ export async function ownTaskPg(sql: Sql, principal: WorkerPrincipal, taskId: st
   return ownedTask(lock ? await readTaskForUpdatePg(sql, taskId) : await readTaskPg(sql, taskId), principal);
 }
 
-const lastSeenWritten = new Map<string, number>();
-async function touchAgent(sql: Sql, agentId: string, now: number) {
-  if ((lastSeenWritten.get(agentId) ?? 0) >= now - LAST_SEEN_EVERY_MS) return;
-  lastSeenWritten.set(agentId, now);
+/** Writes the agent's lastSeenAt when it is due (last-seen.ts); answers the time written, or 0. */
+async function touchAgent(sql: Sql, agentId: string, now: number): Promise<number> {
+  if (!lastSeenDue(agentId, now)) return 0;
   await sql.run(`UPDATE "Agent" SET "lastSeenAt" = $1 WHERE "id" = $2`, [new Date(now), agentId]);
+  return now;
 }
 
 export function heartbeatTaskPg({
@@ -49,10 +50,11 @@ export function heartbeatTaskPg({
   progress,
   lastActivity,
 }: Heartbeat): Promise<{ cancelled: boolean; status: TaskStatus }> {
-  return pgTransaction(async (sql) => {
+  let seenAt = 0;
+  const beat = pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     const now = Date.now();
-    await touchAgent(sql, principal.agent.id, now);
+    seenAt = await touchAgent(sql, principal.agent.id, now);
     if (task.status !== "in_progress") {
       return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
     }
@@ -69,16 +71,22 @@ export function heartbeatTaskPg({
     }
     return { cancelled: false, status: "in_progress" as const };
   });
+  return beat.then((answer) => {
+    if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);
+    return answer;
+  });
 }
 
 export async function finishByWorkerPg({ principal, taskId, finish, session }: WorkerFinish): Promise<TaskDto> {
+  let seenAt = 0;
   const row = await pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
     const now = Date.now();
-    await touchAgent(sql, principal.agent.id, now);
+    seenAt = await touchAgent(sql, principal.agent.id, now);
     return finishTaskPg(sql, task, finish, workerActor(principal), now);
   });
+  if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);
   announceTasks({ agentId: principal.agent.id });
   await indexOutcomeSafely(row);
   if (session?.transcript.trim()) await summarizeSessionSafely({ agentId: principal.agent.id, taskId, title: row.title, session });

@@ -11,7 +11,8 @@ import { ApiError, notFound } from "@/lib/errors";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
-import { LAST_SEEN_EVERY_MS, maxAttempts } from "./settings";
+import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { maxAttempts } from "./settings";
 import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, type Requeue, requeueTaskSync } from "./task-finish";
 import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
 
@@ -43,11 +44,11 @@ export function assertRunning(task: TaskRow) {
   }
 }
 
-const lastSeenWritten = new Map<string, number>();
-function touchAgent(sqlite: Database.Database, agentId: string, now: number) {
-  if ((lastSeenWritten.get(agentId) ?? 0) >= now - LAST_SEEN_EVERY_MS) return;
-  lastSeenWritten.set(agentId, now);
+/** Writes the agent's lastSeenAt when it is due (last-seen.ts); answers the time written, or 0. */
+function touchAgent(sqlite: Database.Database, agentId: string, now: number): number {
+  if (!lastSeenDue(agentId, now)) return 0;
   prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
+  return now;
 }
 
 /** A heartbeat call (both stores: heartbeatTask, heartbeatTaskPg in worker-tasks.pg.ts). */
@@ -72,10 +73,11 @@ export function heartbeatTask({
   if (usesPostgres()) {
     return import("./worker-tasks.pg").then(({ heartbeatTaskPg }) => heartbeatTaskPg({ principal, taskId, progress, lastActivity }));
   }
-  return writeTransaction((sqlite) => {
+  let seenAt = 0;
+  const beat = writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     const now = Date.now();
-    touchAgent(sqlite, principal.agent.id, now);
+    seenAt = touchAgent(sqlite, principal.agent.id, now);
     if (task.status !== "in_progress") {
       return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
     }
@@ -91,7 +93,11 @@ export function heartbeatTask({
       insertTaskEvent(sqlite, { taskId, type: "progress", message: note, actor: { type: "worker", id: principal.agent.id }, at: now });
       appendAuditSync(sqlite, progressAudit(principal, taskId, note));
     }
-    return { cancelled: false, status: "in_progress" };
+    return { cancelled: false, status: "in_progress" as const };
+  });
+  return beat.then((answer) => {
+    if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);
+    return answer;
   });
 }
 
@@ -119,13 +125,15 @@ export type WorkerFinish = {
 /** complete or fail: final; the outcome is indexed into memory after the commit. */
 export async function finishByWorker({ principal, taskId, finish, session }: WorkerFinish): Promise<TaskDto> {
   if (usesPostgres()) return (await import("./worker-tasks.pg")).finishByWorkerPg({ principal, taskId, finish, session });
+  let seenAt = 0;
   const row = await writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
     const now = Date.now();
-    touchAgent(sqlite, principal.agent.id, now);
+    seenAt = touchAgent(sqlite, principal.agent.id, now);
     return finishTaskSync(sqlite, task, finish, workerActor(principal), now);
   });
+  if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);
   announceTasks({ agentId: principal.agent.id });
   await indexOutcomeSafely(row);
   if (session?.transcript.trim()) await summarizeSessionSafely({ agentId: principal.agent.id, taskId, title: row.title, session });
