@@ -30,6 +30,8 @@ type Shared = {
   lock: Mutex;
   /** The raw connection once the adapter has opened it (withSqlite's synchronous path). */
   client?: Database.Database;
+  /** A withSqlite `fn` is running on the synchronous path (one it calls takes the lock's path, after it). */
+  running?: boolean;
 };
 
 const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared; swarmdeckPgPrisma?: PrismaClient; swarmdeckStore?: DatabaseKind };
@@ -67,9 +69,11 @@ function createShared(): Shared {
     // savepoint to a statement journal, which beyond 64 KiB spills into a temp file.
     // A batch of claims and finishes passes that at once, and every page then cost two
     // pwrite() calls: ~85 per claim+complete cycle, more than all its WAL writes
-    // (measured with strace in bench:dispatch). Temp tables and the b-trees of a GROUP BY
-    // or ORDER BY without an index then live in memory too: the ones here hold a row per
-    // group (agent, day, source, task), not copies of whole tables.
+    // (measured with strace in bench:dispatch). The price: a transaction holds the old
+    // content of every page it changes in memory until it ends, so bulk changes go in
+    // chunks (requeueForeign in lib/memory/embedder.ts, hygiene's 5,000 a transaction).
+    // Temp tables and the ephemeral tables of DISTINCT, IN lists and some GROUP BYs live
+    // in memory too; the ones here hold a row per group or value, not copies of tables.
     client.pragma("temp_store = MEMORY");
     // Checkpoint the WAL every ~40 MB instead of SQLite's 4 MB: a checkpoint copies
     // the latest version of each page written since the last one (plus an fsync),
@@ -185,16 +189,26 @@ export async function closeDatabase(): Promise<void> {
  * lock. `fn` is synchronous; wrap writes in `sqlite.transaction(...)` for atomicity.
  */
 export function withSqlite<T>(fn: (sqlite: Database.Database) => T): Promise<T> {
-  const { adapter, lock, client } = shared();
+  let connection: Shared;
+  try {
+    connection = shared();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const { adapter, lock, client } = connection;
   // Nobody holds the connection and nobody waits for it (async-mutex hands a released
   // lock straight to the next waiter, so a waiter keeps it locked): `fn` is synchronous,
   // so running it now is what the lock would do, without its promises. Every worker
-  // request's token lookup and every group commit pass here.
-  if (client && !lock.isLocked()) {
+  // request's token lookup and every group commit pass here. A withSqlite called from
+  // inside such an `fn` waits for the lock, so it runs after that `fn`, as it always did.
+  if (client && !connection.running && !lock.isLocked()) {
+    connection.running = true;
     try {
       return Promise.resolve(fn(client));
     } catch (error) {
       return Promise.reject(error);
+    } finally {
+      connection.running = false;
     }
   }
   return adapter.then(({ client: opened }) => lock.runExclusive(() => fn(opened)));

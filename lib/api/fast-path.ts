@@ -114,8 +114,8 @@ function readBody(req: IncomingMessage): Promise<Uint8Array> {
 
 async function answer(req: IncomingMessage, res: ServerResponse, route: Match) {
   // A client that hangs up ends a long poll at once (the handler watches req.signal).
-  // The signal is made when a handler first asks for it (a poll asks only once it has
-  // to wait: most claim at once), since an AbortSignal costs more than a poll's lookup.
+  // The signal is made when a handler first asks for it (a poll asks only once a claim
+  // found nothing: most claim at once), since an AbortSignal costs more than a poll's lookup.
   let hangUp: AbortController | undefined;
   let hungUp = false;
   if (route.longPoll) {

@@ -27,20 +27,31 @@ export const embedderState = state;
 /**
  * Once per process and embedder: memories stored with no embedder ('none') or
  * embedded by another one (a provider configured or removed since) are queued
- * again, so every vector in the index comes from the embedder that answers.
+ * again, so every vector in the index comes from the embedder that answers. In
+ * transactions of REQUEUE_IDS ids each: a transaction holds the old content of every
+ * page it changes in memory (lib/db.ts, temp_store), and at 1M memories one
+ * transaction would hold the whole table.
  */
 async function requeueForeign(embedder: Embedder): Promise<void> {
   const s = state();
   if (s.requeuedFor === embedder.model) return;
   s.requeuedFor = embedder.model;
-  await writeTransaction((sqlite) => {
-    prepare(
-      sqlite,
-      `UPDATE Memory SET embeddingStatus = 'pending', embeddingAttempts = 0
-       WHERE archivedAt IS NULL AND (embeddingStatus = 'none' OR (embeddingStatus IN ('done', 'failed') AND embeddingModel IS NOT ?))`,
-    ).run(embedder.model);
-  });
+  const { last } = (await withSqlite((sqlite) => prepare(sqlite, "SELECT COALESCE(MAX(id), 0) AS last FROM Memory").get())) as {
+    last: number;
+  };
+  for (let after = 0; after < last; after += REQUEUE_IDS) {
+    await writeTransaction((sqlite) => {
+      prepare(
+        sqlite,
+        `UPDATE Memory SET embeddingStatus = 'pending', embeddingAttempts = 0
+         WHERE id > ? AND id <= ? AND archivedAt IS NULL
+           AND (embeddingStatus = 'none' OR (embeddingStatus IN ('done', 'failed') AND embeddingModel IS NOT ?))`,
+      ).run(after, after + REQUEUE_IDS, embedder.model);
+    });
+  }
 }
+
+const REQUEUE_IDS = 5_000;
 
 async function nextBatch(batch: number): Promise<Row[]> {
   const now = Date.now();

@@ -44,6 +44,7 @@ export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): 
   const agentId = principal.agent.id;
   let seenAt = 0;
   const claiming = pgTransaction(async (sql) => {
+    seenAt = 0; // pgTransaction may run this again after a rollback
     const now = Date.now();
     const at = new Date(now);
     const agent = await sql.get<{ max: number; archivedAt: number | null }>(

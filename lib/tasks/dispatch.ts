@@ -166,7 +166,7 @@ export async function pollForTask({
 }: {
   principal: WorkerPrincipal;
   waitMs: number;
-  /** The request's hang-up signal, asked for only when the poll has to wait (lib/api/fast-path.ts makes it then). */
+  /** The request's hang-up signal, asked for only when a claim found nothing (lib/api/fast-path.ts makes it then). */
   signal?: () => AbortSignal;
 }): Promise<TaskDto | null> {
   const deadline = Date.now() + waitMs;
@@ -176,6 +176,7 @@ export async function pollForTask({
     const generation = wakeGeneration();
     const { task, poolRoom } = await claimNextTask({ principal });
     if (task) return task;
+    // A worker that hung up gets nothing more (not even work that appeared meanwhile).
     const hangUp = signal?.();
     if (hangUp?.aborted) return null;
     // Work that appeared while the claim ran would have woken nobody: try again at once.
