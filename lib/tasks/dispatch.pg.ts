@@ -16,7 +16,7 @@ import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { claimedAudit, claimedEvent } from "./dispatch";
-import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { lastSeenCommitted, touchLastSeenPg } from "./last-seen";
 import { newId, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskPg } from "./task-rows.pg";
 
@@ -53,10 +53,7 @@ export function claimNextTaskPg({ principal }: { principal: WorkerPrincipal }): 
     );
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
-    if (lastSeenDue(agentId, now)) {
-      await sql.run(`UPDATE "Agent" SET "lastSeenAt" = $1 WHERE "id" = $2`, [at, agentId]);
-      seenAt = now;
-    }
+    seenAt = await touchLastSeenPg(sql, agentId, now);
 
     // Read after the agent's lock: every earlier claim of this agent has committed.
     const { running } = (await sql.get<{ running: number }>(

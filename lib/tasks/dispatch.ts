@@ -10,7 +10,7 @@ import { type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
-import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { lastSeenCommitted, touchLastSeen } from "./last-seen";
 import { POLL_SAFETY_RECHECK_MS } from "./settings";
 import { insertTaskEvent, newId, TASK_RETURNING, type TaskEventInput, type TaskRow, toTaskDto, withAgentName } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
@@ -118,10 +118,7 @@ export function claimNextTask({ principal }: { principal: WorkerPrincipal }): Pr
     ).get({ agentId }) as { name: string; max: number; archivedAt: number | null; running: number } | undefined;
     if (!agent || agent.archivedAt !== null) return { task: null, poolRoom: false };
 
-    if (lastSeenDue(agentId, now)) {
-      prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
-      seenAt = now;
-    }
+    seenAt = touchLastSeen(sqlite, agentId, now);
 
     const room = agent.running < Math.max(1, agent.max);
     if (!room) return { task: null, poolRoom: false };

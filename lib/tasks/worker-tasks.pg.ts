@@ -12,7 +12,7 @@ import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
-import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { lastSeenCommitted, touchLastSeenPg } from "./last-seen";
 import { maxAttempts } from "./settings";
 import { indexOutcomeSafely } from "./task-finish";
 import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
@@ -37,13 +37,6 @@ export async function ownTaskPg(sql: Sql, principal: WorkerPrincipal, taskId: st
   return ownedTask(lock ? await readTaskForUpdatePg(sql, taskId) : await readTaskPg(sql, taskId), principal);
 }
 
-/** Writes the agent's lastSeenAt when it is due (last-seen.ts); answers the time written, or 0. */
-async function touchAgent(sql: Sql, agentId: string, now: number): Promise<number> {
-  if (!lastSeenDue(agentId, now)) return 0;
-  await sql.run(`UPDATE "Agent" SET "lastSeenAt" = $1 WHERE "id" = $2`, [new Date(now), agentId]);
-  return now;
-}
-
 export function heartbeatTaskPg({
   principal,
   taskId,
@@ -54,7 +47,7 @@ export function heartbeatTaskPg({
   const beat = pgTransaction(async (sql) => {
     const task = await ownTaskPg(sql, principal, taskId);
     const now = Date.now();
-    seenAt = await touchAgent(sql, principal.agent.id, now);
+    seenAt = await touchLastSeenPg(sql, principal.agent.id, now);
     if (task.status !== "in_progress") {
       return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
     }
@@ -83,7 +76,7 @@ export async function finishByWorkerPg({ principal, taskId, finish, session }: W
     const task = await ownTaskPg(sql, principal, taskId);
     assertRunning(task);
     const now = Date.now();
-    seenAt = await touchAgent(sql, principal.agent.id, now);
+    seenAt = await touchLastSeenPg(sql, principal.agent.id, now);
     return finishTaskPg(sql, task, finish, workerActor(principal), now);
   });
   if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);

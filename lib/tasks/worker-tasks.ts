@@ -11,7 +11,7 @@ import { ApiError, notFound } from "@/lib/errors";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
-import { lastSeenCommitted, lastSeenDue } from "./last-seen";
+import { lastSeenCommitted, touchLastSeen } from "./last-seen";
 import { maxAttempts } from "./settings";
 import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, type Requeue, requeueTaskSync } from "./task-finish";
 import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
@@ -44,13 +44,6 @@ export function assertRunning(task: TaskRow) {
   }
 }
 
-/** Writes the agent's lastSeenAt when it is due (last-seen.ts); answers the time written, or 0. */
-function touchAgent(sqlite: Database.Database, agentId: string, now: number): number {
-  if (!lastSeenDue(agentId, now)) return 0;
-  prepare(sqlite, "UPDATE Agent SET lastSeenAt = ? WHERE id = ?").run(now, agentId);
-  return now;
-}
-
 /** A heartbeat call (both stores: heartbeatTask, heartbeatTaskPg in worker-tasks.pg.ts). */
 export type Heartbeat = {
   principal: WorkerPrincipal;
@@ -77,7 +70,7 @@ export function heartbeatTask({
   const beat = writeTransaction((sqlite) => {
     const task = ownTaskSync(sqlite, principal, taskId);
     const now = Date.now();
-    seenAt = touchAgent(sqlite, principal.agent.id, now);
+    seenAt = touchLastSeen(sqlite, principal.agent.id, now);
     if (task.status !== "in_progress") {
       return { cancelled: task.status !== "completed" && task.status !== "failed", status: task.status };
     }
@@ -130,7 +123,7 @@ export async function finishByWorker({ principal, taskId, finish, session }: Wor
     const task = ownTaskSync(sqlite, principal, taskId);
     assertRunning(task);
     const now = Date.now();
-    seenAt = touchAgent(sqlite, principal.agent.id, now);
+    seenAt = touchLastSeen(sqlite, principal.agent.id, now);
     return finishTaskSync(sqlite, task, finish, workerActor(principal), now);
   });
   if (seenAt) lastSeenCommitted(principal.agent.id, seenAt);
