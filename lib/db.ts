@@ -249,20 +249,38 @@ export function writeTransaction<T>(fn: (sqlite: Database.Database) => T): Promi
   });
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * The group commit's two transaction functions, made once per connection: better-sqlite3's
+ * `transaction(fn)` builds a wrapper of five functions each time it is called, and a batch
+ * called it once per caller. Called outside a transaction a wrapper runs BEGIN ... COMMIT,
+ * inside one SAVEPOINT ... RELEASE, so `inSavepoint` is each caller's savepoint.
+ */
+function batchTransactions(sqlite: Database.Database) {
+  let made = batchFunctions.get(sqlite);
+  if (!made) {
+    const inSavepoint = sqlite.transaction((fn: Queued["fn"]) => fn(sqlite));
+    const all = sqlite.transaction((batch: Queued[], outcomes: Outcome[]) => {
+      for (const { fn } of batch) {
+        try {
+          outcomes.push({ ok: true, value: inSavepoint(fn) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+    });
+    made = { commit: all.immediate };
+    batchFunctions.set(sqlite, made);
+  }
+  return made;
+}
+const batchFunctions = new WeakMap<Database.Database, { commit: (batch: Queued[], outcomes: Outcome[]) => void }>();
+
 function commitBatch(batch: Queued[]): void {
   withSqlite((sqlite) => {
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    sqlite
-      .transaction(() => {
-        for (const { fn } of batch) {
-          try {
-            outcomes.push({ ok: true, value: sqlite.transaction(fn)(sqlite) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      })
-      .immediate();
+    const outcomes: Outcome[] = [];
+    batchTransactions(sqlite).commit(batch, outcomes);
     return outcomes;
   }).then(
     (outcomes) =>

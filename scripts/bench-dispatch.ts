@@ -248,6 +248,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       const replies = { GET: { status: 200, body: answered.poll }, POST: { status: 200, body: answered.complete } };
       let standIn: Call | undefined;
       let standInClient: ReturnType<typeof keepAliveClient> | undefined;
+      // The client's own share of a poll's time: the same loops, with nothing to wait for on the server's side.
+      const standInPolls: number[] = [];
       const { perSecond, clientCpuMs } = await clientCeiling({
         replies,
         loops: WORKERS,
@@ -257,13 +259,19 @@ async function run(clientName: "keep-alive" | "fetch") {
             if (clientName === "keep-alive") standInClient = keepAliveClient(baseUrl, WORKERS + 4);
             standIn = standInClient ? keptAliveCall(standInClient) : fetchCall(baseUrl);
           }
+          const t0 = performance.now();
           await standIn("GET", `/api/worker/poll?waitMs=${WAIT_MS}`, "sdw_stand-in");
+          standInPolls.push(performance.now() - t0);
           await standIn("POST", "/api/worker/tasks/stand-in/complete", "sdw_stand-in", { output: "ok" });
         },
       });
       standInClient?.close();
+      standInPolls.sort((a, b) => a - b);
       console.log(
-        `client ceiling: the same ${WORKERS} loops and answers against a server that does no work: ${perSecond.toFixed(0)} cycles/s, bench client CPU ${(clientCpuMs).toFixed(2)} ms per cycle (no server on this machine can be measured faster with this client)`,
+        [
+          `client ceiling: the same ${WORKERS} loops and answers against a server that does no work: ${perSecond.toFixed(0)} cycles/s, bench client CPU ${(clientCpuMs).toFixed(2)} ms per cycle (no server on this machine can be measured faster with this client)`,
+          `  poll p50 ${percentile(standInPolls, 50).toFixed(1)} ms  p99 ${percentile(standInPolls, 99).toFixed(1)} ms there: what the client itself adds to a poll when it runs flat out`,
+        ].join("\n"),
       );
     }
   } finally {

@@ -8,11 +8,11 @@ import type Database from "better-sqlite3";
 import { type AuditInput, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import type { AlertDto } from "@/lib/contracts/metrics";
 import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import { addDays, dayRange } from "@/lib/metrics/range";
 import { utcDay } from "@/lib/metrics/rollup-day";
 import { agentNames, type RollupRow, readRollups } from "@/lib/metrics/task-metrics";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
-import { newId } from "@/lib/schedules/ids";
 import { type AlertConfig, readAlertConfig } from "./alert-config";
 import { sendAlertWebhook } from "./webhook";
 

@@ -2,12 +2,13 @@
 // IdentityVersion (number = previous + 1) and an audit event in the same
 // transaction. Nothing here updates or deletes a version.
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import { IDENTITY_FILE_NAMES, type IdentityKind, MAX_IDENTITY_BYTES, type VersionSource } from "@/lib/contracts/identity";
 import { type Tx, usesPostgres } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import type { IdentityFile, IdentityVersion } from "@/lib/generated/prisma/client";
+import { newId } from "@/lib/ids";
 import { mergeThreeWay } from "./merge";
 
 export type Author = { type: "operator" | "agent" | "lead" | "system"; id: string | null };
@@ -65,7 +66,7 @@ export async function ensureFile(tx: Tx, agentId: string, kind: IdentityKind): P
   if (usesPostgres()) {
     await lockAgentIdentity(tx, agentId);
     await tx.$executeRaw`INSERT INTO "IdentityFile" ("id", "agentId", "kind", "updatedAt")
-      VALUES (${`c${Date.now().toString(36)}${randomBytes(8).toString("hex")}`}, ${agentId}, ${kind}, now())
+      VALUES (${newId()}, ${agentId}, ${kind}, now())
       ON CONFLICT ("agentId", "kind") DO NOTHING`;
     return tx.identityFile.findUniqueOrThrow({ where: { agentId_kind: { agentId, kind } }, include: { currentVersion: true } });
   }

@@ -4,9 +4,9 @@
 // lib/jobs/leader.ts) line up: the second sees the first one's claim and sends nothing.
 import "server-only";
 import { type Notice, sendNoticeWebhook } from "@/lib/alerts/webhook";
+import { newId } from "@/lib/ids";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
-import { newId } from "@/lib/schedules/ids";
 import { intervalFrom, NOTIFY_INTERVAL_KEY, STATE_KEY, type State, type Waiting, waitingNotification } from "./waiting-work";
 
 export async function notifyIntervalMsPg(sql: Sql, env: NodeJS.ProcessEnv = process.env): Promise<number> {

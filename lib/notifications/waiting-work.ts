@@ -9,8 +9,8 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { type Notice, sendNoticeWebhook } from "@/lib/alerts/webhook";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import { type Clock, systemClock } from "@/lib/schedules/clock";
-import { newId } from "@/lib/schedules/ids";
 
 export const NOTIFY_INTERVAL_KEY = "NOTIFY_INTERVAL_MINUTES";
 export const NOTIFY_INTERVAL_ENV = "SWARMDECK_NOTIFY_INTERVAL_MINUTES";

@@ -16,10 +16,10 @@
 import "server-only";
 import { type AuditInput, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
+import { newId } from "@/lib/ids";
 import { recordTaskRollupPg } from "@/lib/metrics/rollup.pg";
 import { pgSql, pgTransaction, type Sql } from "@/lib/pg";
 import { type Clock, systemClock } from "./clock";
-import { newId } from "./ids";
 import {
   announce,
   dueSlot,

@@ -10,11 +10,11 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { type Actor, type AuditInput, appendAuditSync, SYSTEM_ACTOR } from "@/lib/audit/audit-log";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "@/lib/tasks/dispatch";
 import { type Clock, systemClock } from "./clock";
 import { latestSlotAtOrBefore, nextSlot } from "./cron";
-import { newId } from "./ids";
 import { minIntervalMs } from "./settings";
 import { planRun, type Recipient, type RunPlan, type Skip } from "./targets";
 

@@ -14,10 +14,11 @@ import "server-only";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
+import { newId } from "@/lib/ids";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { claimedAudit, claimedEvent } from "./dispatch";
 import { lastSeenCommitted, touchLastSeenPg } from "./last-seen";
-import { newId, toTaskDto } from "./task-rows";
+import { toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskPg } from "./task-rows.pg";
 
 type ClaimResult = { task: TaskDto | null; poolRoom: boolean };

@@ -10,9 +10,10 @@ import { type AuditInput, appendAuditSync } from "@/lib/audit/audit-log";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import { lastSeenCommitted, touchLastSeen } from "./last-seen";
 import { POLL_SAFETY_RECHECK_MS } from "./settings";
-import { insertTaskEvent, newId, TASK_RETURNING, type TaskEventInput, type TaskRow, toTaskDto, withAgentName } from "./task-rows";
+import { insertTaskEvent, TASK_RETURNING, type TaskEventInput, type TaskRow, toTaskDto, withAgentName } from "./task-rows";
 import { notifyTasks, waitForWork, wakeGeneration } from "./task-wakeup";
 
 type ClaimResult = { task: TaskDto | null; poolRoom: boolean };

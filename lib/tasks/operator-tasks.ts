@@ -17,6 +17,7 @@ import {
 } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
 import { finishTaskSync } from "./task-finish";
@@ -25,7 +26,6 @@ import {
   eventActor,
   homeOf,
   insertTaskEvent,
-  newId,
   readTask,
   TASK_COLUMNS,
   TASK_FROM,

@@ -3,7 +3,6 @@
 // lifecycle step shares (an event, the end of a session, the agent's busy flag).
 // DateTime columns hold epoch milliseconds (lib/db.ts).
 import "server-only";
-import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Actor } from "@/lib/audit/audit-log";
 import type { TaskDto, TaskEventDto, TaskStatus } from "@/lib/contracts/tasks";
@@ -61,11 +60,6 @@ export function withAgentName(row: Omit<TaskRow, "agentName"> | undefined, agent
 }
 
 export const TASK_FROM = "FROM Task t LEFT JOIN Agent a ON a.id = t.agentId";
-
-/** A sortable, unguessable id in the same alphabet as Prisma's cuids. */
-export function newId(): string {
-  return `c${Date.now().toString(36)}${randomBytes(9).toString("hex")}`;
-}
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();

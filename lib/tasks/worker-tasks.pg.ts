@@ -9,6 +9,7 @@ import "server-only";
 import { appendAuditPg } from "@/lib/audit/audit-log.pg";
 import type { WorkerPrincipal } from "@/lib/auth/principal";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
+import { newId } from "@/lib/ids";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { pgTransaction, type Sql } from "@/lib/pg";
 import { announceTasks } from "./dispatch";
@@ -16,7 +17,7 @@ import { lastSeenCommitted, touchLastSeenPg } from "./last-seen";
 import { maxAttempts } from "./settings";
 import { indexOutcomeSafely } from "./task-finish";
 import { attemptsExhaustedReasonPg, finishTaskPg, requeueTaskPg } from "./task-finish.pg";
-import { newId, type TaskRow, toTaskDto } from "./task-rows";
+import { type TaskRow, toTaskDto } from "./task-rows";
 import { insertTaskEventPg, readTaskForUpdatePg, readTaskPg, recordTaskRollupPg } from "./task-rows.pg";
 import {
   assertRunning,

@@ -8,13 +8,14 @@ import type { WorkerPrincipal } from "@/lib/auth/principal";
 import { FINISHED_STATUSES, type SessionTranscriptBody, type TaskDto, type TaskStatus } from "@/lib/contracts/tasks";
 import { prepare, usesPostgres, writeTransaction } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { summarizeSessionSafely } from "@/lib/memory/session-summary";
 import { recordTaskRollup } from "@/lib/metrics/rollup";
 import { announceTasks } from "./dispatch";
 import { lastSeenCommitted, touchLastSeen } from "./last-seen";
 import { maxAttempts } from "./settings";
 import { attemptsExhaustedReason, type Finish, finishTaskSync, indexOutcomeSafely, type Requeue, requeueTaskSync } from "./task-finish";
-import { insertTaskEvent, newId, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
+import { insertTaskEvent, readTask, type TaskEventInput, type TaskRow, toTaskDto } from "./task-rows";
 
 export function workerActor(principal: WorkerPrincipal) {
   return { type: "worker" as const, id: principal.agent.id, label: principal.agent.name };
