@@ -253,9 +253,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * The group commit's two transaction functions, made once per connection: better-sqlite3's
- * `transaction(fn)` builds a wrapper of five functions each time it is called, and a batch
- * called it once per caller. Called outside a transaction a wrapper runs BEGIN ... COMMIT,
- * inside one SAVEPOINT ... RELEASE, so `inSavepoint` is each caller's savepoint.
+ * `transaction(fn)` builds four wrapper functions (with their properties) on every call,
+ * and a batch called it once per caller. Called outside a transaction a wrapper runs
+ * BEGIN ... COMMIT, inside one SAVEPOINT ... RELEASE, so `inSavepoint` is each caller's
+ * savepoint.
  */
 function batchTransactions(sqlite: Database.Database) {
   let made = batchFunctions.get(sqlite);
