@@ -4,7 +4,6 @@
 // profile and capabilities.yaml, whether the change applies or waits for an operator,
 // and keeps every change as an append-only version.
 import "server-only";
-import { randomBytes } from "node:crypto";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import type { SecurityProfile } from "@/lib/contracts/common";
 import {
@@ -17,6 +16,7 @@ import {
 } from "@/lib/contracts/tools";
 import { db, type Tx, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { decideToolPolicy } from "./policy";
 
 type AgentRef = { id: string; name: string; securityProfile: SecurityProfile };
@@ -85,7 +85,7 @@ export async function lockTool(tx: Tx, toolId: string): Promise<void> {
 async function ensureTool(tx: Tx, agentId: string, name: string, description: string) {
   if (usesPostgres()) {
     await tx.$executeRaw`INSERT INTO "AgentTool" ("id", "agentId", "name", "description", "updatedAt")
-      VALUES (${`c${Date.now().toString(36)}${randomBytes(8).toString("hex")}`}, ${agentId}, ${name}, ${description}, now())
+      VALUES (${newId()}, ${agentId}, ${name}, ${description}, now())
       ON CONFLICT ("agentId", "name") DO NOTHING`;
     return tx.agentTool.findUniqueOrThrow({ where: { agentId_name: { agentId, name } } });
   }
