@@ -258,11 +258,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * BEGIN ... COMMIT, inside one SAVEPOINT ... RELEASE, so `inSavepoint` is each caller's
  * savepoint.
  */
-function batchTransactions(sqlite: Database.Database) {
-  let made = batchFunctions.get(sqlite);
-  if (!made) {
+function batchTransactions(sqlite: Database.Database): CommitAll {
+  let commit = batchCommits.get(sqlite);
+  if (!commit) {
     const inSavepoint = sqlite.transaction((fn: Queued["fn"]) => fn(sqlite));
-    const all = sqlite.transaction((batch: Queued[], outcomes: Outcome[]) => {
+    commit = sqlite.transaction((batch: Queued[], outcomes: Outcome[]) => {
       for (const { fn } of batch) {
         try {
           outcomes.push({ ok: true, value: inSavepoint(fn) });
@@ -270,18 +270,18 @@ function batchTransactions(sqlite: Database.Database) {
           outcomes.push({ ok: false, error });
         }
       }
-    });
-    made = { commit: all.immediate };
-    batchFunctions.set(sqlite, made);
+    }).immediate;
+    batchCommits.set(sqlite, commit);
   }
-  return made;
+  return commit;
 }
-const batchFunctions = new WeakMap<Database.Database, { commit: (batch: Queued[], outcomes: Outcome[]) => void }>();
+type CommitAll = (batch: Queued[], outcomes: Outcome[]) => void;
+const batchCommits = new WeakMap<Database.Database, CommitAll>();
 
 function commitBatch(batch: Queued[]): void {
   withSqlite((sqlite) => {
     const outcomes: Outcome[] = [];
-    batchTransactions(sqlite).commit(batch, outcomes);
+    batchTransactions(sqlite)(batch, outcomes);
     return outcomes;
   }).then(
     (outcomes) =>

@@ -1,9 +1,8 @@
 // agent.lastSeenAt, which polls and heartbeats keep fresh: written about once every
 // LAST_SEEN_EVERY_MS per agent (calls that overlap may each write it), and counted as
-// written only once the transaction
-// that wrote it committed (a transaction that rolled back leaves it due, so the
-// next call writes it instead of the agent looking gone for up to that long).
-// One map for the claim and the worker's task calls, on either store.
+// written only once the transaction that wrote it committed (a transaction that rolled
+// back leaves it due, so the next call writes it instead of the agent looking gone for
+// up to that long). One map for the claim and the worker's task calls, on either store.
 import "server-only";
 import type Database from "better-sqlite3";
 import { prepare } from "@/lib/db";
