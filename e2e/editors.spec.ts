@@ -14,6 +14,17 @@ test.beforeAll(async ({ browser }) => {
 });
 test.afterAll(async () => page.context().close());
 
+/**
+ * Opens `path`. After a save the unsaved-changes guard drops the history entry it
+ * pushed (components/unsaved-guard.tsx, history.back()), and a goto that starts while
+ * that step is still pending is aborted (net::ERR_ABORTED): then it is made again.
+ */
+async function open(path: string) {
+  await expect(async () => {
+    await page.goto(path);
+  }).toPass({ timeout: 30_000 });
+}
+
 /** Focuses the editor in `scope` and waits for Monaco to own the keyboard. */
 async function focusEditor(scope: string, nth: "first" | "last" = "first") {
   const lines = page.locator(`${scope} .monaco-editor .view-lines`)[nth]();
@@ -54,7 +65,7 @@ const TYPED = "\n## Discipline\n\nAlways run the tests before saying done.\nPref
 
 test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exactly", async () => {
   const agent = await newAgent();
-  await page.goto(`/agents/${agent.id}/identity`);
+  await open(`/agents/${agent.id}/identity`);
   await focusEditor("[data-testid=identity-editor]");
   const pasted = "# SOUL.md\n\nI am careful and precise.\nI keep answers short.\n";
   await replaceByPaste("[data-testid=identity-editor]", pasted, "careful");
@@ -78,7 +89,7 @@ test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exa
 });
 
 test("setup script: typed and pasted, saved with Ctrl+S, exactly", async () => {
-  await page.goto("/settings");
+  await open("/settings");
   await focusEditor("[data-testid=code-editor]");
   const pasted = "#!/bin/bash\nset -eu\n";
   await page.keyboard.press("ControlOrMeta+A");
@@ -102,7 +113,7 @@ test("proposal edit: typed at machine speed, approved edited, applied exactly", 
     token,
   );
   expect(reply.status).toBe(202);
-  await page.goto("/proposals");
+  await open("/proposals");
   await page.getByTestId("proposal-list").getByTestId(`proposal-${reply.body.proposalId}`).click();
   await expect(page.getByTestId("proposal-review")).toContainText(agent.name);
   await focusEditor("[data-testid=proposal-diff] .modified");
@@ -128,8 +139,8 @@ test("proposal edit: typed at machine speed, approved edited, applied exactly", 
 
 test("unsaved text is guarded on sidebar links, back links and the browser's Back", async () => {
   const agent = await newAgent();
-  await page.goto("/agents");
-  await page.goto(`/agents/${agent.id}/identity`);
+  await open("/agents");
+  await open(`/agents/${agent.id}/identity`);
   await focusEditor("[data-testid=identity-editor]");
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.type("\nA draft worth keeping.", { delay: 1 });
@@ -159,7 +170,7 @@ test("unsaved text is guarded on sidebar links, back links and the browser's Bac
 });
 
 test("a dialog with something typed in it asks before Escape, a click outside or its close button throws it away", async () => {
-  await page.goto("/schedules");
+  await open("/schedules");
   await page.getByTestId("new-schedule").click();
   const form = page.getByRole("dialog", { name: "New schedule" });
   // Nothing typed yet: Escape just closes.
