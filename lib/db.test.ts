@@ -18,9 +18,21 @@ beforeAll(async () => {
   await db.withSqlite((sqlite) => sqlite.exec("CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)"));
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await db.closeDatabase();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** What this process (its worker threads included) holds open, by path. */
+function openFiles(): string[] {
+  return readdirSync("/proc/self/fd").map((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return "";
+    }
+  });
+}
 
 /** What another connection sees: only committed rows. */
 function committedTexts(): string[] {
@@ -70,15 +82,7 @@ describe("writeTransaction", () => {
 describe("the statement journal", () => {
   /** The files this process holds open that SQLite made for a statement journal (it names its temp files etilqs_*). */
   function openStatementJournals(): string[] {
-    return readdirSync("/proc/self/fd")
-      .map((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`);
-        } catch {
-          return "";
-        }
-      })
-      .filter((target) => target.includes("etilqs_"));
+    return openFiles().filter((target) => target.includes("etilqs_"));
   }
 
   it("stays in memory however many pages a group commit's savepoints change (no temp file)", async () => {
@@ -137,5 +141,20 @@ describe("Prisma's interactive transactions", () => {
       other.close();
     }
     expect(committedTexts()).toEqual(expect.arrayContaining(["read, then written", "from another process"]));
+  });
+});
+
+describe("closeDatabase", () => {
+  it("closes every connection to the file, the WAL checkpoint thread's too, and the next call opens it again", async () => {
+    await db.withSqlite((sqlite) => sqlite.prepare("INSERT INTO note (text) VALUES ('before closing')").run());
+    const intoTheFolder = () => openFiles().filter((target) => target.startsWith(`${dir}/`));
+    expect(intoTheFolder()).not.toEqual([]);
+
+    await db.closeDatabase();
+    // Nothing left that could write into the folder while a test (or a script) deletes it.
+    expect(intoTheFolder()).toEqual([]);
+
+    const row = await db.withSqlite((sqlite) => sqlite.prepare("SELECT COUNT(*) AS n FROM note WHERE text = 'before closing'").get());
+    expect(row).toEqual({ n: 1n }); // the connection reads integers as BigInt (Prisma's adapter sets it so)
   });
 });

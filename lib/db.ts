@@ -19,7 +19,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 import { Mutex } from "async-mutex";
 import type Database from "better-sqlite3";
 import { type DatabaseKind, databaseFile, databaseKind } from "./config/database-url";
-import { startWalCheckpointer } from "./db-checkpointer";
+import { startWalCheckpointer, type WalCheckpointer } from "./db-checkpointer";
 import { PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
 import { closePgPool, pgPool } from "./pg";
@@ -32,6 +32,8 @@ type Shared = {
   client?: Database.Database;
   /** A withSqlite `fn` is running on the synchronous path (one it calls takes the lock's path, after it). */
   running?: boolean;
+  /** The WAL checkpoint thread (lib/db-checkpointer.ts), once the connection is open. */
+  checkpointer?: WalCheckpointer;
 };
 
 const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared; swarmdeckPgPrisma?: PrismaClient; swarmdeckStore?: DatabaseKind };
@@ -85,7 +87,7 @@ function createShared(): Shared {
     client.pragma("wal_autocheckpoint = 10000");
     client.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // The checkpoints themselves run on a thread of their own (lib/db-checkpointer.ts).
-    if (process.env.SWARMDECK_WAL_CHECKPOINTER !== "off") startWalCheckpointer(file);
+    if (process.env.SWARMDECK_WAL_CHECKPOINTER !== "off") shared.checkpointer = startWalCheckpointer(file);
 
     // Prisma's adapter opens an interactive transaction ($transaction(async (tx) => …))
     // with a plain BEGIN, a deferred one: when it reads and then writes while another
@@ -173,15 +175,25 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
 });
 
 /**
- * Closes the process's database connections, for a script that is done (the seed):
- * on PostgreSQL an idle pool would keep Node running for its idle timeout.
+ * Closes the process's database connections, for a script or a test that is done (the
+ * seed; a test about to delete its database folder): on PostgreSQL an idle pool would
+ * keep Node running for its idle timeout; on SQLite the checkpoint thread keeps a
+ * connection of its own to the file, and a checkpoint it runs while the folder is being
+ * deleted can recreate the -wal or -shm file there.
  */
 export async function closeDatabase(): Promise<void> {
   if (usesPostgres()) {
     await globalForDb.swarmdeckPgPrisma?.$disconnect();
     globalForDb.swarmdeckPgPrisma = undefined;
     await closePgPool();
+    return;
   }
+  const connection = globalForDb.swarmdeckDb;
+  if (!connection) return;
+  globalForDb.swarmdeckDb = undefined;
+  await connection.adapter.catch(() => undefined); // opened, so the checkpoint thread is known
+  await connection.checkpointer?.stop();
+  await connection.prisma.$disconnect();
 }
 
 /**

@@ -36,7 +36,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await m?.db.db.$disconnect();
+  // Every connection closed, the checkpoint thread's too, before its folder goes.
+  await m?.db.closeDatabase();
   if (previousUrl === undefined) delete process.env.DATABASE_URL;
   else process.env.DATABASE_URL = previousUrl;
   rmSync(dir, { recursive: true, force: true });
