@@ -36,7 +36,12 @@ type Shared = {
   checkpointer?: WalCheckpointer;
 };
 
-const globalForDb = globalThis as unknown as { swarmdeckDb?: Shared; swarmdeckPgPrisma?: PrismaClient; swarmdeckStore?: DatabaseKind };
+const globalForDb = globalThis as unknown as {
+  swarmdeckDb?: Shared;
+  swarmdeckPgPrisma?: PrismaClient;
+  swarmdeckStore?: DatabaseKind;
+  swarmdeckClosing?: Promise<void>;
+};
 
 /** The store this process serves from (DATABASE_URL, read once). */
 export function storeKind(): DatabaseKind {
@@ -175,13 +180,22 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
 });
 
 /**
- * Closes the process's database connections, for a script or a test that is done (the
- * seed; a test about to delete its database folder): on PostgreSQL an idle pool would
- * keep Node running for its idle timeout; on SQLite the checkpoint thread keeps a
- * connection of its own to the file, and a checkpoint it runs while the folder is being
- * deleted can recreate the -wal or -shm file there.
+ * Closes the process's database connections, for a script or a test that is done with
+ * the database (the seed; a test about to delete its database folder). On PostgreSQL an
+ * idle pool would keep Node running for its idle timeout. On SQLite the WAL checkpoint
+ * thread keeps a connection of its own, and a checkpoint it runs while the folder is
+ * being deleted can put a -wal or -shm file back there. Writes already queued for the
+ * group commit are committed first and a caller holding the connection's lock finishes
+ * first; a call made afterwards opens a new connection (to the same DATABASE_URL).
  */
-export async function closeDatabase(): Promise<void> {
+export function closeDatabase(): Promise<void> {
+  globalForDb.swarmdeckClosing ??= closeConnections().finally(() => {
+    globalForDb.swarmdeckClosing = undefined;
+  });
+  return globalForDb.swarmdeckClosing;
+}
+
+async function closeConnections(): Promise<void> {
   if (usesPostgres()) {
     await globalForDb.swarmdeckPgPrisma?.$disconnect();
     globalForDb.swarmdeckPgPrisma = undefined;
@@ -190,10 +204,17 @@ export async function closeDatabase(): Promise<void> {
   }
   const connection = globalForDb.swarmdeckDb;
   if (!connection) return;
-  globalForDb.swarmdeckDb = undefined;
-  await connection.adapter.catch(() => undefined); // opened, so the checkpoint thread is known
-  await connection.checkpointer?.stop();
-  await connection.prisma.$disconnect();
+  // The batch gathered so far commits on this connection (a call joins it and resolves after its COMMIT).
+  if (globalForBatch.swarmdeckWriteQueue) await writeTransaction(() => undefined);
+  await connection.lock.runExclusive(async () => {
+    globalForDb.swarmdeckDb = undefined;
+    const opened = await connection.adapter.catch(() => undefined);
+    await connection.checkpointer?.stop();
+    // Prisma closes the connection only if it ever ran a query on it; withSqlite and the
+    // group commit use it without Prisma, so it is closed here too (a second close does nothing).
+    await connection.prisma.$disconnect();
+    opened?.client.close();
+  });
 }
 
 /**
