@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -45,6 +46,30 @@ function serverPids(databaseUrl: string): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * The garbage collections of a round in the app servers, as their probes
+ * (scripts/bench-server-probe.cjs) wrote them once signalled, one line per server:
+ * every collection pauses the requests in flight, so a long one shows in the p99.
+ */
+async function roundCollections(file: string, servers: number): Promise<string> {
+  let lines: string[] = [];
+  for (const deadline = performance.now() + 3000; performance.now() < deadline; ) {
+    lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+    if (lines.length >= servers) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  rmSync(file, { force: true });
+  if (lines.length === 0) return "not recorded";
+  const rounds = lines.map((line) => JSON.parse(line) as { young: number[]; full: number[] });
+  const young = rounds.flatMap((round) => round.young);
+  const full = rounds.flatMap((round) => round.full);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  return [
+    `${young.length} young-generation collections, ${sum(young).toFixed(0)} ms in all, the longest ${Math.max(0, ...young).toFixed(1)} ms`,
+    `${full.length} full (${sum(full).toFixed(0)} ms)`,
+  ].join("; ");
 }
 
 /** PostgreSQL's backend processes serving this database (they do the store's work on PostgreSQL). */
@@ -105,11 +130,16 @@ async function main() {
 
 async function run(clientName: "keep-alive" | "fetch") {
   console.log(`Starting the app (production build, temporary database) ...`);
-  // --profile DIR writes a V8 CPU profile of the server to DIR when it stops.
-  const profile: Record<string, string> = values.profile
-    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-profiler.cjs")}`, SWARMDECK_PROFILE_DIR: values.profile }
-    : {};
-  const env = { SWARMDECK_STALL_SWEEP_MS: "60000", ...profile };
+  // The probe (scripts/bench-server-probe.cjs) records each round's garbage collections
+  // in the server into gcFile; --profile DIR also has it write a V8 CPU profile to DIR.
+  const gcDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-bench-gc-"));
+  const gcFile = path.join(gcDir, "collections.jsonl");
+  const env = {
+    SWARMDECK_STALL_SWEEP_MS: "60000",
+    NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-server-probe.cjs")}`,
+    SWARMDECK_BENCH_GC_FILE: gcFile,
+    ...(values.profile ? { SWARMDECK_PROFILE_DIR: values.profile } : {}),
+  };
   const server = await startTestServer({ env });
   const servers: TestServer[] = [server];
   while (servers.length < INSTANCES) servers.push(await startTestServer({ env, databaseUrl: server.databaseUrl }));
@@ -175,7 +205,8 @@ async function run(clientName: "keep-alive" | "fetch") {
 
       // Open (or refresh) one kept-alive connection per worker loop, as long-polling workers hold them.
       await Promise.all(agents.map((_agent, i) => callOn(i)("GET", "/api/worker/poll", "sdw_warm-up")));
-      pids = [...serverPids(server.databaseUrl), ...(await postgresPids(server.databaseUrl))];
+      const appPids = serverPids(server.databaseUrl);
+      pids = [...appPids, ...(await postgresPids(server.databaseUrl))];
 
       const polls: number[] = [];
       const emptyPolls: number[] = [];
@@ -187,7 +218,7 @@ async function run(clientName: "keep-alive" | "fetch") {
       // for work that will not come (the empty polls) do not count.
       let drainedAt = Number.NaN;
       const start = performance.now();
-      if (values.profile) signalAll(pids, "SIGUSR2");
+      signalAll(appPids, "SIGUSR2");
       const serverSpent = cpuSince(pids);
       const clientCpu0 = process.cpuUsage();
       await Promise.all(
@@ -222,7 +253,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       );
       const seconds = ((Number.isNaN(drainedAt) ? performance.now() : drainedAt) - start) / 1000;
       const serverCpu = serverSpent();
-      if (values.profile) signalAll(pids, "SIGUSR2");
+      signalAll(appPids, "SIGUSR2");
+      const collections = await roundCollections(gcFile, appPids.length);
       const clientUsage = process.cpuUsage(clientCpu0);
       const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
       polls.sort((a, b) => a - b);
@@ -240,6 +272,7 @@ async function run(clientName: "keep-alive" | "fetch") {
           ...(process.env.BENCH_DEBUG ? [`  slow polls: ${slow.join(" ")}`] : []),
           `  server CPU${STORE === "postgresql" ? " (app instances + PostgreSQL backends)" : ""} ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
+          `  server GC: ${collections}`,
         ].join("\n"),
       );
     }
@@ -280,6 +313,7 @@ async function run(clientName: "keep-alive" | "fetch") {
     for (const client of clients) client.close();
     for (const s of servers.slice(1)) await s.stop();
     await server.stop();
+    rmSync(gcDir, { recursive: true, force: true });
   }
 }
 
