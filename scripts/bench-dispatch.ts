@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -53,22 +53,31 @@ function serverPids(databaseUrl: string): number[] {
  * (scripts/bench-server-probe.cjs) wrote them once signalled, one line per server:
  * every collection pauses the requests in flight, so a long one shows in the p99.
  */
-async function roundCollections(file: string, servers: number): Promise<string> {
-  let lines: string[] = [];
+async function roundCollections(file: string, round: number, servers: number): Promise<string> {
+  type Line = { round: number; young: number[]; full: number[]; other: number };
+  let lines: Line[] = [];
   for (const deadline = performance.now() + 3000; performance.now() < deadline; ) {
-    lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    // Only whole lines: a probe may be writing one right now.
+    lines = text
+      .slice(0, text.lastIndexOf("\n") + 1)
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Line)
+      .filter((line) => line.round === round);
     if (lines.length >= servers) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  rmSync(file, { force: true });
   if (lines.length === 0) return "not recorded";
-  const rounds = lines.map((line) => JSON.parse(line) as { young: number[]; full: number[] });
-  const young = rounds.flatMap((round) => round.young);
-  const full = rounds.flatMap((round) => round.full);
+  const young = lines.flatMap((line) => line.young);
+  const full = lines.flatMap((line) => line.full);
+  const other = lines.reduce((total, line) => total + line.other, 0);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   return [
     `${young.length} young-generation collections, ${sum(young).toFixed(0)} ms in all, the longest ${Math.max(0, ...young).toFixed(1)} ms`,
     `${full.length} full (${sum(full).toFixed(0)} ms)`,
+    ...(other > 0 ? [`${other} incremental marking steps and weak callbacks`] : []),
+    ...(lines.length < servers ? [`from ${lines.length} of ${servers} servers`] : []),
   ].join("; ");
 }
 
@@ -132,11 +141,11 @@ async function run(clientName: "keep-alive" | "fetch") {
   console.log(`Starting the app (production build, temporary database) ...`);
   // The probe (scripts/bench-server-probe.cjs) records each round's garbage collections
   // in the server into gcFile; --profile DIR also has it write a V8 CPU profile to DIR.
-  const gcDir = mkdtempSync(path.join(tmpdir(), "swarmdeck-bench-gc-"));
-  const gcFile = path.join(gcDir, "collections.jsonl");
+  const gcFile = path.join(tmpdir(), `swarmdeck-bench-gc-${process.pid}-${Date.now()}.jsonl`);
+  const probe = `--require ${JSON.stringify(path.join(import.meta.dirname, "bench-server-probe.cjs"))}`;
   const env = {
     SWARMDECK_STALL_SWEEP_MS: "60000",
-    NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "bench-server-probe.cjs")}`,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, probe].filter(Boolean).join(" "),
     SWARMDECK_BENCH_GC_FILE: gcFile,
     ...(values.profile ? { SWARMDECK_PROFILE_DIR: values.profile } : {}),
   };
@@ -254,12 +263,13 @@ async function run(clientName: "keep-alive" | "fetch") {
       const seconds = ((Number.isNaN(drainedAt) ? performance.now() : drainedAt) - start) / 1000;
       const serverCpu = serverSpent();
       signalAll(appPids, "SIGUSR2");
-      const collections = await roundCollections(gcFile, appPids.length);
       const clientUsage = process.cpuUsage(clientCpu0);
       const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
       polls.sort((a, b) => a - b);
       completes.sort((a, b) => a - b);
       const ms = (value: number) => `${value.toFixed(1)} ms`;
+      // The servers' probes number the rounds they were signalled for from 1, the warm-up included.
+      const collections = await roundCollections(gcFile, round + 1, appPids.length);
       if (round === 0) {
         console.log(`warm-up: ${TASKS} claim+complete cycles (not reported)`);
         continue;
@@ -313,7 +323,7 @@ async function run(clientName: "keep-alive" | "fetch") {
     for (const client of clients) client.close();
     for (const s of servers.slice(1)) await s.stop();
     await server.stop();
-    rmSync(gcDir, { recursive: true, force: true });
+    rmSync(gcFile, { force: true });
   }
 }
 
