@@ -125,9 +125,8 @@ function readBody(req: IncomingMessage): Promise<Uint8Array> {
  */
 class FastRequest implements ApiRequest {
   readonly body = null;
-  /** Made when a handler first asks for the signal (a poll asks only once a claim found nothing: most claim at once). */
+  /** Made when a handler first asks for the signal (a poll asks only once a claim found nothing: most claim at once), or at a hang-up. */
   private hangUp: AbortController | undefined = undefined;
-  private hungUp = false;
 
   constructor(
     readonly method: string,
@@ -139,17 +138,14 @@ class FastRequest implements ApiRequest {
   /** Only long polls watch it; an AbortSignal costs more than a poll's lookup, so it is made on demand. */
   get signal(): AbortSignal {
     if (!this.longPoll) return NEVER;
-    if (!this.hangUp) {
-      this.hangUp = new AbortController();
-      if (this.hungUp) this.hangUp.abort();
-    }
+    this.hangUp ??= new AbortController();
     return this.hangUp.signal;
   }
 
-  /** The client hung up before the answer: the signal is aborted now, or made aborted. */
+  /** The client hung up before the answer: the signal is aborted, whether asked for yet or not. */
   clientHungUp(): void {
-    this.hungUp = true;
-    this.hangUp?.abort();
+    this.hangUp ??= new AbortController();
+    this.hangUp.abort();
   }
 }
 
