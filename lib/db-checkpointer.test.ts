@@ -41,7 +41,7 @@ describe("WAL checkpoint thread", () => {
     // 300 rows of 1 KB sit in the -wal file only: the database file is still its first pages.
     expect(before).toBeLessThan(64 * 1024);
 
-    const checkpointer = startWalCheckpointer(file, { everyMs: 20 });
+    const checkpointer = startWalCheckpointer(file, { idleEveryMs: 20, busyEveryMs: 20 });
     const copied = await until(() => statSync(file).size > 300 * 1000, 10_000);
     for (let i = 0; i < 100; i++) insert.run(`later ${i}`);
     const checkpoints = await checkpointer.stop();
@@ -52,6 +52,32 @@ describe("WAL checkpoint thread", () => {
     // Every row is there for a new connection, nothing lost or doubled.
     const reader = new Database(file, { readonly: true });
     expect(reader.prepare("SELECT count(*) AS n FROM note").get()).toEqual({ n: 400 });
+    reader.close();
+  });
+
+  it("checkpoints every 100 ms while writes keep coming, not once a second", async () => {
+    const { db, file } = walDatabase();
+    const insert = db.prepare("INSERT INTO note (body) VALUES (?)");
+    const commit = db.transaction((n: number) => {
+      for (let i = 0; i < 4; i++) insert.run(`note ${n}.${i} ${"x".repeat(1000)}`);
+    });
+    // The default cadence, as lib/db.ts starts it.
+    const checkpointer = startWalCheckpointer(file);
+    // A server's rhythm: a small commit every few milliseconds for 1.5 s.
+    let commits = 0;
+    for (const started = Date.now(); Date.now() - started < 1500; commits++) {
+      commit(commits);
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    const checkpoints = await checkpointer.stop();
+    db.close();
+
+    // Once a second would be one checkpoint in 1.5 s, each with a second of pages to
+    // copy, and the writer's own autocheckpoint (in a request) would find up to a
+    // second's pages left; at 100 ms there are about 14, each with a tenth as much.
+    expect(checkpoints).toBeGreaterThanOrEqual(5);
+    const reader = new Database(file, { readonly: true });
+    expect(reader.prepare("SELECT count(*) AS n FROM note").get()).toEqual({ n: commits * 4 });
     reader.close();
   });
 

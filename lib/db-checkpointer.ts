@@ -4,11 +4,20 @@
 // wal_autocheckpoint (lib/db.ts sets 10,000 pages), so one request in a few
 // hundred waited for a copy of up to 40 MB plus an fsync: the long tail of the
 // worker's poll and claim latencies (bench:dispatch p99). Here a worker thread
-// with its own connection to the same file runs a PASSIVE checkpoint every
-// second: it copies what no reader still needs and never blocks the writer,
-// which keeps appending meanwhile; the WAL then rarely reaches the autocheckpoint
-// size, which stays as the safety net (if this thread cannot start, or falls
-// behind, commits checkpoint as before).
+// with its own connection to the same file runs PASSIVE checkpoints: each copies
+// what no reader still needs and never blocks the writer, which keeps appending
+// meanwhile. The writer's autocheckpoint stays as the safety net (if this thread
+// cannot start, or falls behind, commits checkpoint as before).
+//
+// The cadence follows the writes: every 100 ms while the WAL keeps changing, every
+// second once it is still. Under a dispatch load the WAL gains about 20 pages per
+// claim+complete cycle, 10,000 pages in well under a second; at one checkpoint a
+// second the writer still reached its autocheckpoint once or twice per
+// bench:dispatch round and ran it inside a COMMIT, 10-28 ms with every request
+// waiting (measured per statement; docs/benchmarks.md, "Checkpoints that kept up").
+// A checkpoint every 100 ms copies a tenth as much each time, and often catches up
+// with the writer, which then starts the WAL over from its beginning: the file
+// stays small and the writer's own checkpoint never comes.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
@@ -21,34 +30,50 @@ const Database = createRequire(workerData.resolveFrom)("better-sqlite3");
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 1000");
 let checkpoints = 0;
-const timer = setInterval(() => {
+let seen = -1;
+let timer = setTimeout(checkpoint, workerData.busyEveryMs);
+function checkpoint() {
+  let written = false;
   try {
+    // data_version changes whenever another connection has committed since this one last looked.
+    const version = db.pragma("data_version", { simple: true });
+    written = version !== seen;
+    seen = version;
     const [result] = db.pragma("wal_checkpoint(PASSIVE)");
-    if (result && result.checkpointed > 0) checkpoints++;
+    if (written && result && result.checkpointed > 0) checkpoints++;
   } catch {
     // Busy or locked: the next round (or the writer's autocheckpoint) does it.
   }
-}, workerData.everyMs);
+  timer = setTimeout(checkpoint, written ? workerData.busyEveryMs : workerData.idleEveryMs);
+}
 parentPort.on("message", (message) => {
   if (message !== "stop") return;
-  clearInterval(timer);
+  clearTimeout(timer);
   db.close();
   parentPort.postMessage({ stopped: true, checkpoints });
 });
 `;
 
 export type WalCheckpointer = {
-  /** Stops the thread and closes its connection; resolves with how many checkpoints copied pages. */
+  /** Stops the thread and closes its connection; resolves with how many checkpoints copied pages committed since the one before. */
   stop(): Promise<number>;
 };
 
-/** Starts the checkpoint thread for the SQLite file `file` (which must exist, in WAL mode). */
-export function startWalCheckpointer(file: string, options: { everyMs?: number; resolveFrom?: string } = {}): WalCheckpointer {
+/**
+ * Starts the checkpoint thread for the SQLite file `file` (which must exist, in WAL
+ * mode): a checkpoint every `busyEveryMs` (100) while the WAL keeps changing, every
+ * `idleEveryMs` (1,000) once it is still.
+ */
+export function startWalCheckpointer(
+  file: string,
+  options: { idleEveryMs?: number; busyEveryMs?: number; resolveFrom?: string } = {},
+): WalCheckpointer {
   const worker = new Worker(THREAD, {
     eval: true,
     workerData: {
       file,
-      everyMs: options.everyMs ?? 1000,
+      idleEveryMs: options.idleEveryMs ?? 1000,
+      busyEveryMs: options.busyEveryMs ?? 100,
       resolveFrom: options.resolveFrom ?? path.join(process.cwd(), "package.json"),
     },
     // A small thread: a connection and a timer (the default young generation is 16+ MB).

@@ -49,12 +49,14 @@ function serverPids(databaseUrl: string): number[] {
 }
 
 /**
- * The garbage collections of a round in the app servers, as their probes
- * (scripts/bench-server-probe.cjs) wrote them once signalled, one line per server:
- * every collection pauses the requests in flight, so a long one shows in the p99.
+ * What the app servers' probes (scripts/bench-server-probe.cjs) recorded of a round
+ * once signalled, one line per server: its garbage collections, and on SQLite its
+ * statements. Every collection pauses the requests in flight, and so does a long
+ * statement (better-sqlite3 runs them on the event loop), so both show in the p99.
  */
-async function roundCollections(file: string, round: number, servers: number): Promise<string> {
-  type Line = { round: number; young: number[]; full: number[]; other: number };
+async function roundInServers(file: string, round: number, servers: number): Promise<{ collections: string; statements: string | null }> {
+  type Statement = { sql: string; ms: number };
+  type Line = { round: number; young: number[]; full: number[]; other: number; statements?: { ms: number; longest: Statement[] } };
   let lines: Line[] = [];
   for (const deadline = performance.now() + 3000; performance.now() < deadline; ) {
     const text = existsSync(file) ? readFileSync(file, "utf8") : "";
@@ -68,17 +70,28 @@ async function roundCollections(file: string, round: number, servers: number): P
     if (lines.length >= servers) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  if (lines.length === 0) return "not recorded";
+  if (lines.length === 0) return { collections: "not recorded", statements: null };
   const young = lines.flatMap((line) => line.young);
   const full = lines.flatMap((line) => line.full);
   const other = lines.reduce((total, line) => total + line.other, 0);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  return [
+  const collections = [
     `${young.length} young-generation collections, ${sum(young).toFixed(0)} ms in all, the longest ${Math.max(0, ...young).toFixed(1)} ms`,
     `${full.length} full (${sum(full).toFixed(0)} ms)`,
     ...(other > 0 ? [`${other} incremental marking steps and weak callbacks`] : []),
     ...(lines.length < servers ? [`from ${lines.length} of ${servers} servers`] : []),
   ].join("; ");
+  // PostgreSQL's statements run in its own processes (their CPU is in the round's figures).
+  const longest = lines
+    .flatMap((line) => line.statements?.longest ?? [])
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3);
+  if (longest.length === 0) return { collections, statements: null };
+  const statementMs = sum(lines.map((line) => line.statements?.ms ?? 0));
+  return {
+    collections,
+    statements: `${statementMs.toFixed(0)} ms in all; the longest ${longest.map((s) => `${s.ms.toFixed(1)} ms (${s.sql})`).join(", ")}`,
+  };
 }
 
 /** PostgreSQL's backend processes serving this database (they do the store's work on PostgreSQL). */
@@ -269,7 +282,7 @@ async function run(clientName: "keep-alive" | "fetch") {
       completes.sort((a, b) => a - b);
       const ms = (value: number) => `${value.toFixed(1)} ms`;
       // The servers' probes number the rounds they were signalled for from 1, the warm-up included.
-      const collections = await roundCollections(gcFile, round + 1, appPids.length);
+      const inServers = await roundInServers(gcFile, round + 1, appPids.length);
       if (round === 0) {
         console.log(`warm-up: ${TASKS} claim+complete cycles (not reported)`);
         continue;
@@ -282,7 +295,8 @@ async function run(clientName: "keep-alive" | "fetch") {
           ...(process.env.BENCH_DEBUG ? [`  slow polls: ${slow.join(" ")}`] : []),
           `  server CPU${STORE === "postgresql" ? " (app instances + PostgreSQL backends)" : ""} ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
-          `  server GC: ${collections}`,
+          `  server GC: ${inServers.collections}`,
+          ...(inServers.statements ? [`  server SQLite statements: ${inServers.statements}`] : []),
         ].join("\n"),
       );
     }

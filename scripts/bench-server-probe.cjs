@@ -5,6 +5,9 @@
 //   flight, so they are a share of the slowest polls. One JSON line per round,
 //   numbered from 1 (the bench's warm-up), is appended to SWARMDECK_BENCH_GC_FILE,
 //   which the bench reads and prints;
+// - on SQLite, the round's statements: their time in all and the longest single
+//   ones (a statement holds the event loop, so a long one holds up every request
+//   behind it); in the same line;
 // - with `--profile DIR` (SWARMDECK_PROFILE_DIR), a V8 CPU profile of the round,
 //   written to DIR (--cpu-prof is not allowed in NODE_OPTIONS).
 const inspector = require("node:inspector");
@@ -22,6 +25,49 @@ new PerformanceObserver((list) => {
   recent.push(...list.getEntries());
   if (recent.length > KEEP) recent = recent.slice(-KEEP);
 }).observe({ entryTypes: ["gc"] });
+
+let round = 0;
+let roundStart = null;
+
+/** The round's time in SQLite statements, and its three longest executions. */
+let statementMs = 0;
+let longest = [];
+
+/**
+ * Times every better-sqlite3 statement the server runs during a round (BEGIN and
+ * COMMIT of the group commit included), by wrapping the Statement methods the app
+ * calls. Nothing happens on PostgreSQL, or where the module cannot be found.
+ */
+function timeStatements() {
+  let Database;
+  try {
+    Database = require(require.resolve("better-sqlite3", { paths: [process.cwd()] }));
+  } catch {
+    return;
+  }
+  const scratch = new Database(":memory:");
+  const proto = Object.getPrototypeOf(scratch.prepare("SELECT 1"));
+  scratch.close();
+  for (const method of ["run", "get", "all"]) {
+    const original = proto[method];
+    proto[method] = function timed(...args) {
+      if (roundStart === null) return original.apply(this, args);
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const ms = performance.now() - started;
+        statementMs += ms;
+        if (longest.length < 3 || ms > longest[longest.length - 1].ms) {
+          longest.push({ sql: this.source.replace(/\s+/g, " ").slice(0, 48), ms: Math.round(ms * 10) / 10 });
+          longest.sort((a, b) => b.ms - a.ms);
+          if (longest.length > 3) longest.length = 3;
+        }
+      }
+    };
+  }
+}
+timeStatements();
 
 let session = null;
 
@@ -44,28 +90,28 @@ function stopProfile() {
   });
 }
 
-function writeCollections(round, from, to) {
+function writeRound(round, from, to, statements) {
   const entries = recent.filter((entry) => entry.startTime >= from && entry.startTime <= to);
   const durations = (kind) => entries.filter((entry) => entry.detail?.kind === kind).map((entry) => entry.duration);
   const young = durations(constants.NODE_PERFORMANCE_GC_MINOR);
   const full = durations(constants.NODE_PERFORMANCE_GC_MAJOR);
   // Incremental marking steps and weak-callback processing: pauses too, but neither kind of collection.
   const other = entries.length - young.length - full.length;
-  fs.appendFileSync(gcFile, `${JSON.stringify({ pid: process.pid, round, young, full, other })}\n`);
+  fs.appendFileSync(gcFile, `${JSON.stringify({ pid: process.pid, round, young, full, other, statements })}\n`);
 }
 
-let round = 0;
-let roundStart = null;
 process.on("SIGUSR2", () => {
   if (roundStart === null) {
     round += 1;
+    statementMs = 0;
+    longest = [];
     roundStart = performance.now();
     if (profileDir) startProfile();
     return;
   }
-  const ended = { round, from: roundStart, to: performance.now() };
+  const ended = { round, from: roundStart, to: performance.now(), statements: { ms: Math.round(statementMs), longest } };
   roundStart = null;
   if (session) stopProfile();
   // GC entries reach the observer a moment after the collection: wait for the round's last.
-  if (gcFile) setTimeout(() => writeCollections(ended.round, ended.from, ended.to), 50);
+  if (gcFile) setTimeout(() => writeRound(ended.round, ended.from, ended.to, ended.statements), 50);
 });
