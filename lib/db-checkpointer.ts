@@ -9,15 +9,15 @@
 // meanwhile. The writer's autocheckpoint stays as the safety net (if this thread
 // cannot start, or falls behind, commits checkpoint as before).
 //
-// The cadence follows the writes: every 100 ms while the WAL keeps changing, every
-// second once it is still. Under a dispatch load the WAL gains about 20 pages per
-// claim+complete cycle, 10,000 pages in well under a second; at one checkpoint a
-// second the writer still reached its autocheckpoint once or twice per
-// bench:dispatch round and ran it inside a COMMIT, 10-28 ms with every request
-// waiting (measured per statement; docs/benchmarks.md, "Checkpoints that kept up").
-// A checkpoint every 100 ms copies a tenth as much each time, and often catches up
-// with the writer, which then starts the WAL over from its beginning: the file
-// stays small and the writer's own checkpoint never comes.
+// The cadence follows the writes: every 100 ms while commits keep coming, every
+// second once the database is still. At one a second the thread never caught up
+// with a busy writer, so the WAL was never started over and grew to the
+// autocheckpoint (a bench:dispatch round writes more than 10,000 pages: 1,000 task
+// creations, then the claims and completes), and the writer ran that checkpoint
+// inside a COMMIT once or twice a round: 10-28 ms with every request waiting
+// (docs/benchmarks.md, "Checkpoints that kept up"). At 100 ms each checkpoint
+// copies a tenth as much and often catches up, and the writer then starts the WAL
+// over from its beginning: the file stays small and its own checkpoint is rarely reached.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
