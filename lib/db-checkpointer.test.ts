@@ -44,7 +44,7 @@ describe("WAL checkpoint thread", () => {
     const checkpointer = startWalCheckpointer(file, { idleEveryMs: 20, busyEveryMs: 20 });
     const copied = await until(() => statSync(file).size > 300 * 1000, 10_000);
     for (let i = 0; i < 100; i++) insert.run(`later ${i}`);
-    const checkpoints = await checkpointer.stop();
+    const { checkpoints } = await checkpointer.stop();
     db.close();
 
     expect(copied).toBe(true);
@@ -55,30 +55,44 @@ describe("WAL checkpoint thread", () => {
     reader.close();
   });
 
-  it("checkpoints every 100 ms while writes keep coming, not once a second", async () => {
+  it("checkpoints at the busy cadence while commits keep coming", async () => {
     const { db, file } = walDatabase();
     const insert = db.prepare("INSERT INTO note (body) VALUES (?)");
     const commit = db.transaction((n: number) => {
       for (let i = 0; i < 4; i++) insert.run(`note ${n}.${i} ${"x".repeat(1000)}`);
     });
-    // The default cadence, as lib/db.ts starts it.
-    const checkpointer = startWalCheckpointer(file);
-    // A server's rhythm: a small commit every few milliseconds for 1.5 s.
+    // An idle cadence far longer than the test: every checkpoint here is a busy one.
+    const checkpointer = startWalCheckpointer(file, { busyEveryMs: 50, idleEveryMs: 10_000 });
+    // A server's rhythm: a small commit every few milliseconds for a second.
     let commits = 0;
-    for (const started = Date.now(); Date.now() - started < 1500; commits++) {
+    for (const started = Date.now(); Date.now() - started < 1000; commits++) {
       commit(commits);
       await new Promise((resolve) => setTimeout(resolve, 4));
     }
-    const checkpoints = await checkpointer.stop();
+    const { checkpoints } = await checkpointer.stop();
     db.close();
 
-    // Once a second would be one checkpoint in 1.5 s, each with a second of pages to
-    // copy, and the writer's own autocheckpoint (in a request) would find up to a
-    // second's pages left; at 100 ms there are about 14, each with a tenth as much.
-    expect(checkpoints).toBeGreaterThanOrEqual(5);
+    // About 20 at one per 50 ms; a fixed cadence (the idle one, or the old once a
+    // second) would give at most one.
+    expect(checkpoints).toBeGreaterThanOrEqual(8);
     const reader = new Database(file, { readonly: true });
     expect(reader.prepare("SELECT count(*) AS n FROM note").get()).toEqual({ n: commits * 4 });
     reader.close();
+  });
+
+  it("falls back to the idle cadence once nothing is committed", async () => {
+    const { db, file } = walDatabase();
+    db.prepare("INSERT INTO note (body) VALUES (?)").run("before the thread");
+    const checkpointer = startWalCheckpointer(file, { busyEveryMs: 20, idleEveryMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { ticks } = await checkpointer.stop();
+    db.close();
+
+    // Its first look finds the database new to it and comes back one busy period later;
+    // the second finds nothing committed since and waits the idle period. At the busy
+    // cadence throughout it would have looked about 25 times.
+    expect(ticks).toBeLessThanOrEqual(2);
+    expect(ticks).toBeGreaterThanOrEqual(1);
   });
 
   it("warns and leaves the writer to checkpoint as before when the thread cannot start", async () => {

@@ -10,14 +10,15 @@
 // cannot start, or falls behind, commits checkpoint as before).
 //
 // The cadence follows the writes: every 100 ms while commits keep coming, every
-// second once the database is still. At one a second the thread never caught up
-// with a busy writer, so the WAL was never started over and grew to the
+// second once the database is still. At one a second the thread did not catch up
+// with a busy writer, so the WAL was not started over and grew to the
 // autocheckpoint (a bench:dispatch round writes more than 10,000 pages: 1,000 task
 // creations, then the claims and completes), and the writer ran that checkpoint
-// inside a COMMIT once or twice a round: 10-28 ms with every request waiting
-// (docs/benchmarks.md, "Checkpoints that kept up"). At 100 ms each checkpoint
-// copies a tenth as much and often catches up, and the writer then starts the WAL
-// over from its beginning: the file stays small and its own checkpoint is rarely reached.
+// inside a COMMIT, once or twice a round: `perf record` showed walCheckpoint under
+// the commit, and the commit took 10-29 ms with every request waiting
+// (docs/benchmarks.md, "Checkpoints that kept up"). At 100 ms each checkpoint has a
+// tenth as much to copy (more in all: a hot page is copied each time), and it
+// often catches up, so the writer starts the WAL over from its beginning.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
@@ -30,17 +31,21 @@ const Database = createRequire(workerData.resolveFrom)("better-sqlite3");
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 1000");
 let checkpoints = 0;
+let ticks = 0;
 let seen = -1;
 let timer = setTimeout(checkpoint, workerData.busyEveryMs);
 function checkpoint() {
+  ticks++;
   let written = false;
   try {
     // data_version changes whenever another connection has committed since this one last looked.
     const version = db.pragma("data_version", { simple: true });
     written = version !== seen;
     seen = version;
+    // Also when nothing was committed: what an earlier checkpoint could not copy yet (a
+    // reader still needed it) is copied now.
     const [result] = db.pragma("wal_checkpoint(PASSIVE)");
-    if (written && result && result.checkpointed > 0) checkpoints++;
+    if (written && result && result.busy === 0) checkpoints++;
   } catch {
     // Busy or locked: the next round (or the writer's autocheckpoint) does it.
   }
@@ -50,13 +55,17 @@ parentPort.on("message", (message) => {
   if (message !== "stop") return;
   clearTimeout(timer);
   db.close();
-  parentPort.postMessage({ stopped: true, checkpoints });
+  parentPort.postMessage({ stopped: true, checkpoints, ticks });
 });
 `;
 
 export type WalCheckpointer = {
-  /** Stops the thread and closes its connection; resolves with how many checkpoints copied pages committed since the one before. */
-  stop(): Promise<number>;
+  /**
+   * Stops the thread and closes its connection. Resolves with how many checkpoints it
+   * ran after new commits, and how many times it woke up to look (0 and 0 when the
+   * thread had stopped already).
+   */
+  stop(): Promise<{ checkpoints: number; ticks: number }>;
 };
 
 /**
@@ -72,8 +81,9 @@ export function startWalCheckpointer(
     eval: true,
     workerData: {
       file,
-      idleEveryMs: options.idleEveryMs ?? 1000,
-      busyEveryMs: options.busyEveryMs ?? 100,
+      // At least 10 ms: a checkpoint per commit would copy the hot pages over and over.
+      idleEveryMs: Math.max(10, options.idleEveryMs ?? 1000),
+      busyEveryMs: Math.max(10, options.busyEveryMs ?? 100),
       resolveFrom: options.resolveFrom ?? path.join(process.cwd(), "package.json"),
     },
     // A small thread: a connection and a timer (the default young generation is 16+ MB).
@@ -89,13 +99,14 @@ export function startWalCheckpointer(
   });
   return {
     stop: () =>
-      new Promise<number>((resolve) => {
-        if (exited) return resolve(0);
-        worker.once("message", (message: { checkpoints?: number }) => {
-          resolve(message.checkpoints ?? 0);
+      new Promise((resolve) => {
+        const none = { checkpoints: 0, ticks: 0 };
+        if (exited) return resolve(none);
+        worker.once("message", (message: { checkpoints?: number; ticks?: number }) => {
+          resolve({ checkpoints: message.checkpoints ?? 0, ticks: message.ticks ?? 0 });
           void worker.terminate();
         });
-        worker.once("exit", () => resolve(0));
+        worker.once("exit", () => resolve(none));
         worker.postMessage("stop");
       }),
   };

@@ -90,7 +90,11 @@ async function roundInServers(file: string, round: number, servers: number): Pro
   const statementMs = sum(lines.map((line) => line.statements?.ms ?? 0));
   return {
     collections,
-    statements: `${statementMs.toFixed(0)} ms in all; the longest ${longest.map((s) => `${s.ms.toFixed(1)} ms (${s.sql})`).join(", ")}`,
+    statements: [
+      `${statementMs.toFixed(0)} ms in all${lines.length > 1 ? ` (${lines.length} servers together)` : ""}`,
+      `the longest ${longest.map((s) => `${s.ms.toFixed(1)} ms (${s.sql})`).join(", ")}`,
+      ...(lines.length < servers ? [`from ${lines.length} of ${servers} servers`] : []),
+    ].join("; "),
   };
 }
 

@@ -34,20 +34,23 @@ let statementMs = 0;
 let longest = [];
 
 /**
- * Times every better-sqlite3 statement the server runs during a round (BEGIN and
- * COMMIT of the group commit included), by wrapping the Statement methods the app
- * calls. Nothing happens on PostgreSQL, or where the module cannot be found.
+ * Times the better-sqlite3 statements the server runs during a round (BEGIN and
+ * COMMIT of the group commit included), by wrapping the Statement methods `run`,
+ * `get` and `all` (not `iterate`, nor `Database#exec`). The wrapper is installed on
+ * PostgreSQL too, where nothing calls it; only the main thread is timed, and a
+ * better-sqlite3 that cannot be loaded leaves the server as it is.
  */
 function timeStatements() {
-  let Database;
+  if (!require("node:worker_threads").isMainThread) return;
+  let proto;
   try {
-    Database = require(require.resolve("better-sqlite3", { paths: [process.cwd()] }));
+    const Database = require(require.resolve("better-sqlite3", { paths: [process.cwd()] }));
+    const scratch = new Database(":memory:");
+    proto = Object.getPrototypeOf(scratch.prepare("SELECT 1"));
+    scratch.close();
   } catch {
     return;
   }
-  const scratch = new Database(":memory:");
-  const proto = Object.getPrototypeOf(scratch.prepare("SELECT 1"));
-  scratch.close();
   for (const method of ["run", "get", "all"]) {
     const original = proto[method];
     proto[method] = function timed(...args) {
