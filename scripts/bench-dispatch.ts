@@ -17,6 +17,8 @@ const { values } = parseArgs({
     profile: { type: "string" },
     /** keep-alive: the tuned node:http client; fetch: plain fetch, as any worker might call; both: one after the other. */
     client: { type: "string", default: "both" },
+    /** Time the server's SQLite statements in each round (a few per cent of its CPU, so off by default). */
+    statements: { type: "boolean", default: false },
     ...STORE_OPTIONS,
   },
 });
@@ -24,9 +26,10 @@ const { store: STORE, instances: INSTANCES } = parseStoreOptions(values);
 process.env.SWARMDECK_TEST_STORE = STORE;
 const WORKERS = Number(values.workers);
 const ALL_TASKS = Number(values.tasks);
-const WARM_UP_TASKS = 500;
 const WAIT_MS = Number(values.wait);
 const ROUNDS = Number(values.rounds);
+const STATEMENTS = values.statements === true;
+if (STATEMENTS && STORE !== "sqlite") throw new Error("--statements: SQLite only (PostgreSQL runs its statements in its own processes)");
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -50,13 +53,24 @@ function serverPids(databaseUrl: string): number[] {
 
 /**
  * What the app servers' probes (scripts/bench-server-probe.cjs) recorded of a round
- * once signalled, one line per server: its garbage collections, and on SQLite its
- * statements. Every collection pauses the requests in flight, and so does a long
- * statement (better-sqlite3 runs them on the event loop), so both show in the p99.
+ * once signalled, one line per server: its garbage collections, and with
+ * `--statements` its SQLite statements. Every collection pauses the requests in
+ * flight, and so does a long statement (better-sqlite3 runs them on the event loop),
+ * so both show in the p99.
  */
-async function roundInServers(file: string, round: number, servers: number): Promise<{ collections: string; statements: string | null }> {
+async function roundInServers(
+  file: string,
+  round: number,
+  servers: number,
+): Promise<{ collections: string; statements: string | null; busiest: string | null }> {
   type Statement = { sql: string; ms: number };
-  type Line = { round: number; young: number[]; full: number[]; other: number; statements?: { ms: number; longest: Statement[] } };
+  type Line = {
+    round: number;
+    young: number[];
+    full: number[];
+    other: number;
+    statements?: { ms: number; longest: Statement[]; most: Array<Statement & { count: number }> };
+  };
   let lines: Line[] = [];
   for (const deadline = performance.now() + 3000; performance.now() < deadline; ) {
     const text = existsSync(file) ? readFileSync(file, "utf8") : "";
@@ -70,7 +84,7 @@ async function roundInServers(file: string, round: number, servers: number): Pro
     if (lines.length >= servers) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  if (lines.length === 0) return { collections: "not recorded", statements: null };
+  if (lines.length === 0) return { collections: "not recorded", statements: null, busiest: null };
   const young = lines.flatMap((line) => line.young);
   const full = lines.flatMap((line) => line.full);
   const other = lines.reduce((total, line) => total + line.other, 0);
@@ -86,9 +100,12 @@ async function roundInServers(file: string, round: number, servers: number): Pro
     .flatMap((line) => line.statements?.longest ?? [])
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 3);
-  if (longest.length === 0) return { collections, statements: null };
+  if (longest.length === 0) return { collections, statements: null, busiest: null };
   const statementMs = sum(lines.map((line) => line.statements?.ms ?? 0));
+  // The statements that took the most time together (one server: --statements is SQLite only).
+  const most = lines[0]?.statements?.most ?? [];
   return {
+    busiest: most.map((s) => `${s.ms} ms ${s.sql} (${s.count} times)`).join(", "),
     collections,
     statements: [
       `${statementMs.toFixed(0)} ms in all${lines.length > 1 ? ` (${lines.length} servers together)` : ""}`,
@@ -164,6 +181,7 @@ async function run(clientName: "keep-alive" | "fetch") {
     SWARMDECK_STALL_SWEEP_MS: "60000",
     NODE_OPTIONS: [process.env.NODE_OPTIONS, probe].filter(Boolean).join(" "),
     SWARMDECK_BENCH_GC_FILE: gcFile,
+    ...(STATEMENTS ? { SWARMDECK_BENCH_STATEMENTS: "1" } : {}),
     ...(values.profile ? { SWARMDECK_PROFILE_DIR: values.profile } : {}),
   };
   const server = await startTestServer({ env });
@@ -218,10 +236,13 @@ async function run(clientName: "keep-alive" | "fetch") {
     let answered: { poll: string; complete: string } | undefined;
 
     // Round 0 warms the server up (V8 compiles the hot paths on their first few
-    // thousand calls) and is not reported: a control plane runs for days, and a first
-    // minute's figures would measure the compiler, not the server.
+    // thousand calls, and the WAL file grows to what a round writes) and is not
+    // reported: a control plane runs for days, and a first minute's figures would
+    // measure the compiler, not the server. It is a whole round: after a warm-up of
+    // half a round, the first reported round was the slowest of its run in five runs
+    // of six (docs/benchmarks.md, "A warm-up as long as a round").
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const TASKS = round === 0 ? Math.min(WARM_UP_TASKS, ALL_TASKS) : ALL_TASKS;
+      const TASKS = ALL_TASKS;
       const create0 = performance.now();
       for (let i = 0; i < TASKS; i += 1) {
         const reply = await call("POST", "/api/v1/tasks", server.adminToken, { title: `bench task ${round}.${i}`, priority: i % 3 });
@@ -301,6 +322,7 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
           `  server GC: ${inServers.collections}`,
           ...(inServers.statements ? [`  server SQLite statements: ${inServers.statements}`] : []),
+          ...(inServers.busiest ? [`  the most time together: ${inServers.busiest}`] : []),
         ].join("\n"),
       );
     }

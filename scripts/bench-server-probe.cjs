@@ -5,9 +5,11 @@
 //   flight, so they are a share of the slowest polls. One JSON line per round,
 //   numbered from 1 (the bench's warm-up), is appended to SWARMDECK_BENCH_GC_FILE,
 //   which the bench reads and prints;
-// - on SQLite, the round's statements: their time in all and the longest single
-//   ones (a statement holds the event loop, so a long one holds up every request
-//   behind it); in the same line;
+// - with `--statements` (SWARMDECK_BENCH_STATEMENTS=1), on SQLite, the round's
+//   statements: their time in all, the longest single ones (a statement holds the
+//   event loop, so a long one holds up every request behind it) and the statements
+//   that took the most time together; in the same line. Off by default: the timing
+//   wrapper is itself a few per cent of the server's CPU in a round;
 // - with `--profile DIR` (SWARMDECK_PROFILE_DIR), a V8 CPU profile of the round,
 //   written to DIR (--cpu-prof is not allowed in NODE_OPTIONS).
 const inspector = require("node:inspector");
@@ -29,9 +31,13 @@ new PerformanceObserver((list) => {
 let round = 0;
 let roundStart = null;
 
-/** The round's time in SQLite statements, and its three longest executions. */
+/** The round's time in SQLite statements, its three longest executions, and each statement's time and count. */
 let statementMs = 0;
 let longest = [];
+let byStatement = new Map();
+
+/** A statement's text on one line, cut to `length`. */
+const shortSql = (source, length) => source.replace(/\s+/g, " ").slice(0, length);
 
 /**
  * Times the better-sqlite3 statements the server runs during a round (BEGIN and
@@ -41,7 +47,7 @@ let longest = [];
  * better-sqlite3 that cannot be loaded leaves the server as it is.
  */
 function timeStatements() {
-  if (!require("node:worker_threads").isMainThread) return;
+  if (process.env.SWARMDECK_BENCH_STATEMENTS !== "1" || !require("node:worker_threads").isMainThread) return;
   let proto;
   try {
     const Database = require(require.resolve("better-sqlite3", { paths: [process.cwd()] }));
@@ -61,8 +67,13 @@ function timeStatements() {
       } finally {
         const ms = performance.now() - started;
         statementMs += ms;
+        const total = byStatement.get(this.source);
+        if (total) {
+          total.ms += ms;
+          total.count += 1;
+        } else byStatement.set(this.source, { ms, count: 1 });
         if (longest.length < 3 || ms > longest[longest.length - 1].ms) {
-          longest.push({ sql: this.source.replace(/\s+/g, " ").slice(0, 48), ms: Math.round(ms * 10) / 10 });
+          longest.push({ sql: shortSql(this.source, 48), ms: Math.round(ms * 10) / 10 });
           longest.sort((a, b) => b.ms - a.ms);
           if (longest.length > 3) longest.length = 3;
         }
@@ -108,11 +119,17 @@ process.on("SIGUSR2", () => {
     round += 1;
     statementMs = 0;
     longest = [];
+    byStatement = new Map();
     roundStart = performance.now();
     if (profileDir) startProfile();
     return;
   }
-  const ended = { round, from: roundStart, to: performance.now(), statements: { ms: Math.round(statementMs), longest } };
+  const most = [...byStatement]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 5)
+    .map(([source, { ms, count }]) => ({ sql: shortSql(source, 48), ms: Math.round(ms), count }));
+  const statements = byStatement.size > 0 ? { ms: Math.round(statementMs), longest, most } : undefined;
+  const ended = { round, from: roundStart, to: performance.now(), statements };
   roundStart = null;
   if (session) stopProfile();
   // GC entries reach the observer a moment after the collection: wait for the round's last.
