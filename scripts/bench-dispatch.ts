@@ -17,7 +17,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     /** keep-alive: the tuned node:http client; fetch: plain fetch, as any worker might call; both: one after the other. */
     client: { type: "string", default: "both" },
-    /** Time the server's SQLite statements in each round (a few per cent of its CPU, so off by default). */
+    /** Time the server's SQLite statements in each round (SQLite only; off by default: about 7% of the main thread's busy time in one profiled round, docs/benchmarks.md). */
     statements: { type: "boolean", default: false },
     ...STORE_OPTIONS,
   },
@@ -25,7 +25,7 @@ const { values } = parseArgs({
 const { store: STORE, instances: INSTANCES } = parseStoreOptions(values);
 process.env.SWARMDECK_TEST_STORE = STORE;
 const WORKERS = Number(values.workers);
-const ALL_TASKS = Number(values.tasks);
+const TASKS = Number(values.tasks);
 const WAIT_MS = Number(values.wait);
 const ROUNDS = Number(values.rounds);
 const STATEMENTS = values.statements === true;
@@ -102,16 +102,24 @@ async function roundInServers(
     .slice(0, 3);
   if (longest.length === 0) return { collections, statements: null, busiest: null };
   const statementMs = sum(lines.map((line) => line.statements?.ms ?? 0));
-  // The statements that took the most time together (one server: --statements is SQLite only).
-  const most = lines[0]?.statements?.most ?? [];
+  // The statements that took the most time together, over the servers that timed theirs.
+  const most = new Map<string, { ms: number; count: number }>();
+  for (const { sql, ms, count } of lines.flatMap((line) => line.statements?.most ?? [])) {
+    const total = most.get(sql) ?? { ms: 0, count: 0 };
+    most.set(sql, { ms: total.ms + ms, count: total.count + count });
+  }
+  const busiest = [...most]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 5)
+    .map(([sql, { ms, count }]) => `${ms} ms ${sql} (${count} times)`);
   return {
-    busiest: most.map((s) => `${s.ms} ms ${s.sql} (${s.count} times)`).join(", "),
     collections,
     statements: [
       `${statementMs.toFixed(0)} ms in all${lines.length > 1 ? ` (${lines.length} servers together)` : ""}`,
       `the longest ${longest.map((s) => `${s.ms.toFixed(1)} ms (${s.sql})`).join(", ")}`,
       ...(lines.length < servers ? [`from ${lines.length} of ${servers} servers`] : []),
     ].join("; "),
+    busiest: busiest.length > 0 ? busiest.join(", ") : null,
   };
 }
 
@@ -236,13 +244,13 @@ async function run(clientName: "keep-alive" | "fetch") {
     let answered: { poll: string; complete: string } | undefined;
 
     // Round 0 warms the server up (V8 compiles the hot paths on their first few
-    // thousand calls, and the WAL file grows to what a round writes) and is not
+    // thousand calls, and perhaps the WAL file grows to what a round writes) and is not
     // reported: a control plane runs for days, and a first minute's figures would
-    // measure the compiler, not the server. It is a whole round: after a warm-up of
-    // half a round, the first reported round was the slowest of its run in five runs
-    // of six (docs/benchmarks.md, "A warm-up as long as a round").
+    // measure the compiler, not the server. It is as large as the rounds: after a
+    // warm-up of half a round, the first reported round had the highest server CPU
+    // per cycle of its run in five runs of six (docs/benchmarks.md, "The bench's own
+    // share, and its warm-up").
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const TASKS = ALL_TASKS;
       const create0 = performance.now();
       for (let i = 0; i < TASKS; i += 1) {
         const reply = await call("POST", "/api/v1/tasks", server.adminToken, { title: `bench task ${round}.${i}`, priority: i % 3 });
@@ -322,7 +330,7 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
           `  server GC: ${inServers.collections}`,
           ...(inServers.statements ? [`  server SQLite statements: ${inServers.statements}`] : []),
-          ...(inServers.busiest ? [`  the most time together: ${inServers.busiest}`] : []),
+          ...(inServers.busiest ? [`  server SQLite statements, the most time together: ${inServers.busiest}`] : []),
         ].join("\n"),
       );
     }

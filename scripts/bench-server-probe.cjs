@@ -9,7 +9,8 @@
 //   statements: their time in all, the longest single ones (a statement holds the
 //   event loop, so a long one holds up every request behind it) and the statements
 //   that took the most time together; in the same line. Off by default: the timing
-//   wrapper is itself a few per cent of the server's CPU in a round;
+//   wrapper was about 7% of the main thread's busy time in one profiled round
+//   (docs/benchmarks.md, "The bench's own share, and its warm-up");
 // - with `--profile DIR` (SWARMDECK_PROFILE_DIR), a V8 CPU profile of the round,
 //   written to DIR (--cpu-prof is not allowed in NODE_OPTIONS).
 const inspector = require("node:inspector");
@@ -42,9 +43,10 @@ const shortSql = (source, length) => source.replace(/\s+/g, " ").slice(0, length
 /**
  * Times the better-sqlite3 statements the server runs during a round (BEGIN and
  * COMMIT of the group commit included), by wrapping the Statement methods `run`,
- * `get` and `all` (not `iterate`, nor `Database#exec`). The wrapper is installed on
- * PostgreSQL too, where nothing calls it; only the main thread is timed, and a
- * better-sqlite3 that cannot be loaded leaves the server as it is.
+ * `get` and `all` (not `iterate`, nor `Database#exec`). Only with
+ * SWARMDECK_BENCH_STATEMENTS=1 (the bench's `--statements`, SQLite only); only the
+ * main thread is timed, and a better-sqlite3 that cannot be loaded leaves the server
+ * as it is.
  */
 function timeStatements() {
   if (process.env.SWARMDECK_BENCH_STATEMENTS !== "1" || !require("node:worker_threads").isMainThread) return;
