@@ -64,9 +64,23 @@ describe("the operators' MCP endpoint", () => {
   });
 
   it("reads what the API shows: agents, identity, tasks, proposals, memory, metrics", async () => {
+    // The same list as the API's. Other test files change the swarm meanwhile (new
+    // agents, renames, archives; an agent last seen 90 s ago turns offline between two
+    // reads), so this test's own agent is compared whole, and the rest by id: every
+    // agent the API listed both before and after the call is in the tool's list, and
+    // the tool lists none that the API listed neither before nor after.
+    type Listed = { id: string };
+    const apiList = async (): Promise<Listed[]> => (await admin().get("/api/v1/agents")).body.agents;
+    const before = await apiList();
     const agents = await call(mcp, "list_agents");
+    const after = await apiList();
     expect(agents.isError).toBe(false);
-    expect(agents.body.agents).toEqual((await admin().get("/api/v1/agents")).body.agents);
+    const listed: Listed[] = agents.body.agents;
+    expect(listed.find((a) => a.id === agent.id)).toEqual(after.find((a) => a.id === agent.id));
+    const ids = (list: Listed[]) => list.map((a) => a.id);
+    const throughout = ids(before).filter((id) => ids(after).includes(id));
+    expect(throughout.filter((id) => !ids(listed).includes(id))).toEqual([]);
+    expect(ids(listed).filter((id) => !ids(before).includes(id) && !ids(after).includes(id))).toEqual([]);
 
     // By name as well as by id.
     const soul = await call(mcp, "read_identity_file", { agent: agent.name, file: "soul" });
