@@ -32,8 +32,7 @@ new PerformanceObserver((list) => {
 let round = 0;
 let roundStart = null;
 
-/** The round's time in SQLite statements, its three longest executions, and each statement's time and count. */
-let statementMs = 0;
+/** The round's three longest statement executions, and each statement's time and count. */
 let longest = [];
 let byStatement = new Map();
 
@@ -68,7 +67,6 @@ function timeStatements() {
         return original.apply(this, args);
       } finally {
         const ms = performance.now() - started;
-        statementMs += ms;
         const total = byStatement.get(this.source);
         if (total) {
           total.ms += ms;
@@ -119,7 +117,6 @@ function writeRound(round, from, to, statements) {
 process.on("SIGUSR2", () => {
   if (roundStart === null) {
     round += 1;
-    statementMs = 0;
     longest = [];
     byStatement = new Map();
     roundStart = performance.now();
@@ -130,6 +127,8 @@ process.on("SIGUSR2", () => {
     .sort((a, b) => b[1].ms - a[1].ms)
     .slice(0, 5)
     .map(([source, { ms, count }]) => ({ sql: shortSql(source, 48), ms: Math.round(ms), count }));
+  let statementMs = 0;
+  for (const { ms } of byStatement.values()) statementMs += ms;
   const statements = byStatement.size > 0 ? { ms: Math.round(statementMs), longest, most } : undefined;
   const ended = { round, from: roundStart, to: performance.now(), statements };
   roundStart = null;
