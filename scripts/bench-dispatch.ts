@@ -5,7 +5,18 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startTestServer, type TestServer } from "../tests/support/test-server";
-import { clientCeiling, cpuSince, keepAliveClient, parseReply, parseStoreOptions, STORE_OPTIONS } from "./bench-http";
+import {
+  clientCeiling,
+  clientPauses,
+  cpuSince,
+  describeCollections,
+  describePauses,
+  keepAliveClient,
+  parseReply,
+  parseStoreOptions,
+  pausedWithin,
+  STORE_OPTIONS,
+} from "./bench-http";
 
 const { values } = parseArgs({
   options: {
@@ -90,9 +101,7 @@ async function roundInServers(
   const other = lines.reduce((total, line) => total + line.other, 0);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const collections = [
-    `${young.length} young-generation collections, ${sum(young).toFixed(0)} ms in all, the longest ${Math.max(0, ...young).toFixed(1)} ms`,
-    `${full.length} full (${sum(full).toFixed(0)} ms)`,
-    ...(other > 0 ? [`${other} incremental marking steps and weak callbacks`] : []),
+    describeCollections(young, full, other),
     ...(lines.length < servers ? [`from ${lines.length} of ${servers} servers`] : []),
   ].join("; ");
   // PostgreSQL's statements run in its own processes (their CPU is in the round's figures).
@@ -204,6 +213,8 @@ async function run(clientName: "keep-alive" | "fetch") {
     return clientName === "fetch" ? fetchCall(on.baseUrl) : keptAliveCall(client);
   };
   const call = callOn(0);
+  // This process's own collections: each pauses all the worker loops at once (scripts/bench-http.ts).
+  const pauses = clientPauses();
   let pids = serverPids(server.databaseUrl);
   try {
     console.log(`Creating ${WORKERS} agents with worker tokens ...`);
@@ -264,6 +275,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       pids = [...appPids, ...(await postgresPids(server.databaseUrl))];
 
       const polls: number[] = [];
+      // When each poll that brought a task went out and came back (performance.now()).
+      const pollSpans: Array<[number, number]> = [];
       const emptyPolls: number[] = [];
       const slow: string[] = [];
       const completes: number[] = [];
@@ -272,6 +285,7 @@ async function run(clientName: "keep-alive" | "fetch") {
       // Drained when the last task is completed; the long polls still waiting then
       // for work that will not come (the empty polls) do not count.
       let drainedAt = Number.NaN;
+      await pauses.reset();
       const start = performance.now();
       signalAll(appPids, "SIGUSR2");
       const serverSpent = cpuSince(pids);
@@ -291,6 +305,7 @@ async function run(clientName: "keep-alive" | "fetch") {
               continue;
             }
             polls.push(took);
+            pollSpans.push([t0, t0 + took]);
             if (poll.status !== 200) {
               errors += 1;
               continue;
@@ -312,6 +327,10 @@ async function run(clientName: "keep-alive" | "fetch") {
       const clientUsage = process.cpuUsage(clientCpu0);
       const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
       polls.sort((a, b) => a - b);
+      // The same polls less the time this process was paused while they were out: what workers
+      // each in a process of their own would have seen of them, the server unchanged (an estimate).
+      const paused = await pauses.taken();
+      const pollsUnpaused = pollSpans.map(([from, to]) => to - from - pausedWithin(paused, from, to)).sort((a, b) => a - b);
       completes.sort((a, b) => a - b);
       const ms = (value: number) => `${value.toFixed(1)} ms`;
       // The servers' probes number the rounds they were signalled for from 1, the warm-up included.
@@ -329,6 +348,7 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  server CPU${STORE === "postgresql" ? " (app instances + PostgreSQL backends)" : ""} ${serverCpu.toFixed(0)} ms = ${(serverCpu / Math.max(1, cycles)).toFixed(2)} ms per cycle (one core's ceiling: ${(1000 / (serverCpu / Math.max(1, cycles))).toFixed(0)} cycles/s); bench client CPU ${clientCpu.toFixed(0)} ms; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
           `  complete p50 ${ms(percentile(completes, 50))}  p99 ${ms(percentile(completes, 99))}  max ${ms(completes.at(-1) ?? Number.NaN)}`,
           `  server GC: ${inServers.collections}`,
+          `  bench client GC: ${describePauses(paused)}; the polls less the time these paused them: p50 ${ms(percentile(pollsUnpaused, 50))}  p99 ${ms(percentile(pollsUnpaused, 99))}`,
           ...(inServers.statements ? [`  server SQLite statements: ${inServers.statements}`] : []),
           ...(inServers.busiest ? [`  server SQLite statements, the most time together: ${inServers.busiest}`] : []),
         ].join("\n"),
@@ -340,7 +360,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       let standIn: Call | undefined;
       let standInClient: ReturnType<typeof keepAliveClient> | undefined;
       // The client's own share of a poll's time: the same loops, with nothing to wait for on the server's side.
-      const standInPolls: number[] = [];
+      const standInPolls: Array<[number, number]> = [];
+      await pauses.reset();
       const { perSecond, clientCpuMs } = await clientCeiling({
         replies,
         loops: WORKERS,
@@ -352,22 +373,26 @@ async function run(clientName: "keep-alive" | "fetch") {
           }
           const t0 = performance.now();
           await standIn("GET", `/api/worker/poll?waitMs=${WAIT_MS}`, "sdw_stand-in");
-          standInPolls.push(performance.now() - t0);
+          standInPolls.push([t0, performance.now()]);
           await standIn("POST", "/api/worker/tasks/stand-in/complete", "sdw_stand-in", { output: "ok" });
         },
       });
       standInClient?.close();
       // The first poll of each loop opened its connection (clientCeiling's warm-up): not timed.
       standInPolls.splice(0, WORKERS);
-      standInPolls.sort((a, b) => a - b);
+      const standInPaused = await pauses.taken();
+      const standInTook = standInPolls.map(([from, to]) => to - from).sort((a, b) => a - b);
+      const standInUnpaused = standInPolls.map(([from, to]) => to - from - pausedWithin(standInPaused, from, to)).sort((a, b) => a - b);
       console.log(
         [
           `client ceiling: the same ${WORKERS} loops and answers against a server that does no work: ${perSecond.toFixed(0)} cycles/s, bench client CPU ${(clientCpuMs).toFixed(2)} ms per cycle (no server on this machine can be measured faster with this client)`,
-          `  poll p50 ${percentile(standInPolls, 50).toFixed(1)} ms  p99 ${percentile(standInPolls, 99).toFixed(1)} ms there: the client and the stand-in alone, running flat out`,
+          `  poll p50 ${percentile(standInTook, 50).toFixed(1)} ms  p99 ${percentile(standInTook, 99).toFixed(1)} ms there: the client and the stand-in alone, running flat out`,
+          `  bench client GC there: ${describePauses(standInPaused)}; the polls less the time these paused them: p50 ${percentile(standInUnpaused, 50).toFixed(1)} ms  p99 ${percentile(standInUnpaused, 99).toFixed(1)} ms`,
         ].join("\n"),
       );
     }
   } finally {
+    pauses.stop();
     for (const client of clients) client.close();
     for (const s of servers.slice(1)) await s.stop();
     await server.stop();

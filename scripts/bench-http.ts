@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 
 export type Reply = { status: number; text: string };
 
@@ -167,4 +168,68 @@ export async function clientCeiling(args: {
   } finally {
     child.kill();
   }
+}
+
+/** A pause of this (the bench's) process for a garbage collection: when, how long, and which kind (perf_hooks' NODE_PERFORMANCE_GC_*). */
+export type Pause = { start: number; end: number; kind: number };
+
+/**
+ * The bench process's own garbage-collection pauses. A pause stops every loop of
+ * the client at once, so a request whose answer arrives meanwhile is timed longer
+ * by the pause; a worker in a process of its own (as workers are deployed, one per
+ * agent) pauses only for its own garbage. Node's fetch keeps each response through
+ * the young-generation collections that follow it (undici registers every Response
+ * with a FinalizationRegistry, and V8 lets only a full collection clear those), so
+ * with thirty fetch loops in one process each young collection copies megabytes
+ * (docs/benchmarks.md, "The client's own pauses").
+ */
+export function clientPauses() {
+  let pauses: Pause[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration, kind });
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  // GC entries reach the observer a little after the collection.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  return {
+    /** Forgets the pauses so far (after those still on their way). */
+    async reset(): Promise<void> {
+      await settle();
+      pauses = [];
+    },
+    /** The pauses since the last reset. */
+    async taken(): Promise<Pause[]> {
+      await settle();
+      return pauses.slice();
+    },
+    stop: () => observer.disconnect(),
+  };
+}
+
+/** How long the pauses took within [start, end] (performance.now() times). */
+export function pausedWithin(pauses: Pause[], start: number, end: number): number {
+  let paused = 0;
+  for (const pause of pauses) paused += Math.max(0, Math.min(end, pause.end) - Math.max(start, pause.start));
+  return paused;
+}
+
+/** One line on the pauses: the young-generation collections, the full ones, and any other kind. */
+export function describePauses(pauses: Pause[]): string {
+  const took = (kind: number) => pauses.filter((pause) => pause.kind === kind).map((pause) => pause.end - pause.start);
+  const young = took(constants.NODE_PERFORMANCE_GC_MINOR);
+  const full = took(constants.NODE_PERFORMANCE_GC_MAJOR);
+  return describeCollections(young, full, pauses.length - young.length - full.length);
+}
+
+/** The collections' line of a round, in the bench process or a server (their pauses in ms; `other`: the remaining pauses). */
+export function describeCollections(young: number[], full: number[], other: number): string {
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  return [
+    `${young.length} young-generation collections, ${sum(young).toFixed(0)} ms in all, the longest ${Math.max(0, ...young).toFixed(1)} ms`,
+    `${full.length} full (${sum(full).toFixed(0)} ms)`,
+    ...(other > 0 ? [`${other} incremental marking steps and weak callbacks`] : []),
+  ].join("; ");
 }
