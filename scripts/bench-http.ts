@@ -179,8 +179,8 @@ export type Pause = { start: number; end: number; kind: number };
  * by the pause; a worker in a process of its own (as workers are deployed, one per
  * agent) pauses only for its own garbage. Node's fetch keeps each response through
  * the young-generation collections that follow it (undici registers every Response
- * with a FinalizationRegistry, and V8 lets only a full collection clear those), so
- * with thirty fetch loops in one process each young collection copies megabytes
+ * with a FinalizationRegistry, and in V8 a registered object survives them), so with
+ * thirty fetch loops in one process each young collection copies megabytes
  * (docs/benchmarks.md, "The client's own pauses").
  */
 export function clientPauses() {
