@@ -12,6 +12,7 @@ import {
   describeCollections,
   describePauses,
   keepAliveClient,
+  type Pause,
   parseReply,
   parseStoreOptions,
   pausedWithin,
@@ -45,6 +46,11 @@ if (STATEMENTS && STORE !== "sqlite") throw new Error("--statements: SQLite only
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** How long each span (performance.now() times) took, less the time `pauses` took within it, shortest first. */
+function sortedLengths(spans: Array<[number, number]>, pauses: Pause[] = []): number[] {
+  return spans.map(([from, to]) => to - from - pausedWithin(pauses, from, to)).sort((a, b) => a - b);
 }
 
 /** The server's processes: those started with this test database in their environment. */
@@ -274,7 +280,6 @@ async function run(clientName: "keep-alive" | "fetch") {
       const appPids = serverPids(server.databaseUrl);
       pids = [...appPids, ...(await postgresPids(server.databaseUrl))];
 
-      const polls: number[] = [];
       // When each poll that brought a task went out and came back (performance.now()).
       const pollSpans: Array<[number, number]> = [];
       const emptyPolls: number[] = [];
@@ -304,7 +309,6 @@ async function run(clientName: "keep-alive" | "fetch") {
               if (cycles >= TASKS) return;
               continue;
             }
-            polls.push(took);
             pollSpans.push([t0, t0 + took]);
             if (poll.status !== 200) {
               errors += 1;
@@ -326,11 +330,11 @@ async function run(clientName: "keep-alive" | "fetch") {
       signalAll(appPids, "SIGUSR2");
       const clientUsage = process.cpuUsage(clientCpu0);
       const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
-      polls.sort((a, b) => a - b);
+      const polls = sortedLengths(pollSpans);
       // The same polls less the time this process was paused while they were out: what workers
       // each in a process of their own would have seen of them, the server unchanged (an estimate).
       const paused = await pauses.taken();
-      const pollsUnpaused = pollSpans.map(([from, to]) => to - from - pausedWithin(paused, from, to)).sort((a, b) => a - b);
+      const pollsUnpaused = sortedLengths(pollSpans, paused);
       completes.sort((a, b) => a - b);
       const ms = (value: number) => `${value.toFixed(1)} ms`;
       // The servers' probes number the rounds they were signalled for from 1, the warm-up included.
@@ -381,8 +385,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       // The first poll of each loop opened its connection (clientCeiling's warm-up): not timed.
       standInPolls.splice(0, WORKERS);
       const standInPaused = await pauses.taken();
-      const standInTook = standInPolls.map(([from, to]) => to - from).sort((a, b) => a - b);
-      const standInUnpaused = standInPolls.map(([from, to]) => to - from - pausedWithin(standInPaused, from, to)).sort((a, b) => a - b);
+      const standInTook = sortedLengths(standInPolls);
+      const standInUnpaused = sortedLengths(standInPolls, standInPaused);
       console.log(
         [
           `client ceiling: the same ${WORKERS} loops and answers against a server that does no work: ${perSecond.toFixed(0)} cycles/s, bench client CPU ${(clientCpuMs).toFixed(2)} ms per cycle (no server on this machine can be measured faster with this client)`,
