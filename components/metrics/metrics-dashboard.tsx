@@ -54,7 +54,10 @@ export function MetricsDashboard() {
               id="metrics-agent"
               data-testid="metrics-agent"
               value={filter.agentId}
-              onChange={(e) => setFilter({ ...filter, agentId: e.target.value })}
+              onChange={(e) => {
+                const agentId = e.target.value;
+                setFilter((current) => ({ ...current, agentId }));
+              }}
             >
               <option value="">Whole swarm</option>
               {agents.data?.agents.map((agent) => (
@@ -72,7 +75,10 @@ export function MetricsDashboard() {
               type="date"
               value={filter.from}
               max={filter.to}
-              onChange={(e) => e.target.value && setFilter({ ...filter, from: e.target.value })}
+              onChange={(e) => {
+                const from = e.target.value;
+                if (from) setFilter((current) => ({ ...current, from }));
+              }}
             />
           </Field>
         </div>
@@ -83,7 +89,10 @@ export function MetricsDashboard() {
               type="date"
               value={filter.to}
               min={filter.from}
-              onChange={(e) => e.target.value && setFilter({ ...filter, to: e.target.value })}
+              onChange={(e) => {
+                const to = e.target.value;
+                if (to) setFilter((current) => ({ ...current, to }));
+              }}
             />
           </Field>
         </div>
@@ -93,7 +102,7 @@ export function MetricsDashboard() {
               key={days}
               type="button"
               className="h-9 rounded-md border border-border px-3 text-sm text-fg-muted hover:bg-muted hover:text-fg"
-              onClick={() => setFilter({ ...filter, from: daysAgo(days - 1), to: today() })}
+              onClick={() => setFilter((current) => ({ ...current, from: daysAgo(days - 1), to: today() }))}
             >
               {days} days
             </button>
