@@ -69,7 +69,19 @@ test("the metrics page draws charts from real data and follows the agent filter"
   await expect(rates.locator(".recharts-line-curve").first()).toBeVisible({ timeout: 30_000 });
   await expect(rates.locator(".recharts-legend-item-text", { hasText: alpha.name })).toBeVisible();
   await expect(rates.locator(".recharts-legend-item-text", { hasText: beta.name })).toBeVisible();
-  await expect(page.getByTestId("chart-durations-plot").locator(".recharts-line-curve")).toHaveCount(2);
+  const durations = page.getByTestId("chart-durations-plot");
+  await expect(durations.locator(".recharts-line-curve")).toHaveCount(2);
+  // The top duration tick reads in minutes (beta's tasks take 90 s) and stays whole:
+  // one line, inside the chart's frame, not wrapped at its space and cut off.
+  // The y axis's ticks are the right-aligned ones (recharts draws ticks in a layer of their own).
+  const ticks = durations.locator(".recharts-cartesian-axis-tick-value[text-anchor='end']");
+  await expect(ticks.filter({ hasText: /min$/ }).first()).toBeVisible();
+  const frame = await durations.boundingBox();
+  for (const tick of await ticks.all()) {
+    await expect(tick.locator("tspan")).toHaveCount(1);
+    const box = await tick.boundingBox();
+    expect(box && frame && box.x >= frame.x && box.y >= frame.y).toBe(true);
+  }
   await expect(page.getByTestId("failure-groups")).toContainText("exit code <n>");
   await page.screenshot({ path: "/tmp/metrics-swarm.png", fullPage: true });
 

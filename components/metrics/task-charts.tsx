@@ -92,7 +92,8 @@ export function DurationChart({ data, isPending, error }: { data?: TaskSeries; i
             <LineChart data={data?.swarm} margin={{ left: 4, right: 16, top: 8 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="day" tickFormatter={shortDay} {...AXIS} />
-              <YAxis tickFormatter={(v) => duration(v)} width={56} {...AXIS} />
+              {/* A non-breaking space keeps "1.7 min" on one line: recharts wraps a tick at spaces. */}
+              <YAxis tickFormatter={(v) => (v === 0 ? "0" : duration(v).replace(" ", "\u00a0"))} width={60} {...AXIS} />
               <Tooltip {...TOOLTIP_STYLE} formatter={(value) => duration(value as number)} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               <Line
