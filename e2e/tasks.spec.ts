@@ -72,6 +72,9 @@ test("create a task, watch a worker claim and complete it live, read the rendere
 
   // The list shows it completed, and the filters find it.
   await page.goto("/tasks");
+  // Type once the page runs in the browser: the list is fetched only then, and only
+  // then has the page read its filters from the URL (which sets the search box).
+  await expect(page.getByTestId("task-row").first()).toBeVisible();
   await page.getByTestId("filter-q").fill(title);
   const row = page.locator(`[data-task-id="${taskId}"]`);
   await expect(row.getByTestId("task-status")).toHaveText("Completed");
