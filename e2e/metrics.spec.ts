@@ -73,8 +73,7 @@ test("the metrics page draws charts from real data and follows the agent filter"
   await expect(durations.locator(".recharts-line-curve")).toHaveCount(2);
   // The top duration tick reads in minutes (beta's tasks take 90 s) and stays whole:
   // one line, inside the chart's frame, not wrapped at its space and cut off.
-  // The y axis's ticks are the right-aligned ones (recharts draws ticks in a layer of their own).
-  const ticks = durations.locator(".recharts-cartesian-axis-tick-value[text-anchor='end']");
+  const ticks = durations.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
   await expect(ticks.filter({ hasText: /min$/ }).first()).toBeVisible();
   const frame = await durations.boundingBox();
   for (const tick of await ticks.all()) {
