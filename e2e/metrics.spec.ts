@@ -183,9 +183,7 @@ test("identity evolution stays readable at 50 agents: one row per agent, a file 
   }
   await signIn(page);
   await page.goto("/metrics");
-  // The page answers input once React has hydrated it; the agent picker lists the
-  // agents only then (they come from a query in the browser). A date typed before
-  // that would be reset to the default range, as a CI run once showed.
+  // Every agent is in the picker (they come from a query in the browser).
   await expect(page.getByTestId("metrics-agent").locator(`option[value="${agents[49]!.id}"]`)).toBeAttached({ timeout: 30_000 });
   await page.getByLabel("From").fill("2024-06-01");
   await page.getByLabel("To").fill("2024-06-12");

@@ -2,7 +2,7 @@
 // worker (this test, over HTTP with the agent's token) claims, reports progress
 // and completes it, then read the output rendered as markdown; operator actions
 // go through their confirmations.
-import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, holdScripts, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
 
 async function agentWithToken() {
   const agent = await apiCall("POST", "/api/v1/agents", { name: uniqueName("tasker") });
@@ -72,9 +72,6 @@ test("create a task, watch a worker claim and complete it live, read the rendere
 
   // The list shows it completed, and the filters find it.
   await page.goto("/tasks");
-  // Type once the page runs in the browser: the list is fetched only then, and only
-  // then has the page read its filters from the URL (which sets the search box).
-  await expect(page.getByTestId("task-row").first()).toBeVisible();
   await page.getByTestId("filter-q").fill(title);
   const row = page.locator(`[data-task-id="${taskId}"]`);
   await expect(row.getByTestId("task-status")).toHaveText("Completed");
@@ -161,4 +158,42 @@ test("an agent is named the same way in every picker and every table: its name, 
   await expect(page.getByTestId("metrics-agent").locator("option", { hasText: option })).toHaveCount(1);
   await page.goto(`/tasks/${task.body.task.id}`);
   await expect(page.getByTestId("task-agent")).toHaveText(name);
+});
+
+test("what is typed into the task search before the page's scripts have run is kept and applied, and a link's filters are in the page as served", async ({
+  page,
+  browser,
+}) => {
+  const wanted = await apiCall("POST", "/api/v1/tasks", { title: `Rotate the signing keys ${uniqueName("t")}` });
+  const other = await apiCall("POST", "/api/v1/tasks", { title: `Prune old branches ${uniqueName("t")}` });
+  expect(wanted.status).toBe(201);
+  expect(other.status).toBe(201);
+  await signIn(page);
+
+  // Type while the page is still the server's HTML.
+  const release = await holdScripts(page);
+  await page.goto("/tasks", { waitUntil: "commit" });
+  const search = page.getByTestId("filter-q");
+  await expect(search).toBeVisible();
+  await search.fill(wanted.body.task.title);
+  await release();
+
+  // Once the page runs, the text is still there and the list is filtered by it.
+  await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();
+  await expect(search).toHaveValue(wanted.body.task.title);
+  await expect(page.locator(`[data-task-id="${other.body.task.id}"]`)).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]q=Rotate/);
+
+  // A shared link's filters are in the served page itself, before any script runs.
+  const noScript = await browser.newContext({
+    baseURL: serverInfo().baseUrl,
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  const served = await noScript.newPage();
+  await served.goto(`/tasks?status=completed&tag=docs&q=${encodeURIComponent("signing keys")}`);
+  await expect(served.getByTestId("filter-q")).toHaveValue("signing keys");
+  await expect(served.getByTestId("filter-status")).toHaveValue("completed");
+  await expect(served.getByTestId("filter-tag")).toHaveValue("docs");
+  await noScript.close();
 });

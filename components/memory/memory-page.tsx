@@ -12,6 +12,7 @@ import { Button } from "../ui/button";
 import { Card, CardHeader, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
+import { useTypedBeforeHydration } from "../use-typed-before-hydration";
 import { InjectLearningDialog } from "./inject-learning-dialog";
 import { MemoryDetailDialog } from "./memory-detail-dialog";
 import { MemoryHealthPanel } from "./memory-health-panel";
@@ -82,6 +83,7 @@ export function MemoryPage() {
   const can = useCan();
   const [filters, setFilters] = useState<Filters>({ agentId: "", scope: "", source: "" });
   const [draft, setDraft] = useState("");
+  const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
   const [query, setQuery] = useState("");
   const [mode, setMode] = useState("auto");
   const [openId, setOpenId] = useState<number | null>(null);
@@ -170,6 +172,7 @@ export function MemoryPage() {
               <Input
                 className="pl-8"
                 placeholder="Search memories, e.g. flaky tests on CI"
+                ref={draftBox}
                 value={draft}
                 onChange={(e) => setDraft(e.target.value)}
                 data-testid="memory-search"

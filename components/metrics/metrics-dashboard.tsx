@@ -10,6 +10,7 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
+import { useTypedBeforeHydration } from "../use-typed-before-hydration";
 import { FailureChart } from "./failure-chart";
 import { IdentityTimeline } from "./identity-timeline";
 import { MemoryGrowthChart, RetrievalHealth } from "./memory-charts";
@@ -42,6 +43,8 @@ export function MetricsDashboard() {
   const memory = useMetric<MemoryMetrics>("memory", filter);
   const identity = useMetric<Timeline>("identity", filter);
   const proposals = useMetric<ProposalDecisions>("proposals", filter);
+  const fromBox = useTypedBeforeHydration<HTMLInputElement>(filter.from, (from) => from && setFilter((current) => ({ ...current, from })));
+  const toBox = useTypedBeforeHydration<HTMLInputElement>(filter.to, (to) => to && setFilter((current) => ({ ...current, to })));
   const rangeError = filter.from > filter.to ? "The start is after the end." : null;
 
   return (
@@ -73,6 +76,7 @@ export function MetricsDashboard() {
             <Input
               id="metrics-from"
               type="date"
+              ref={fromBox}
               value={filter.from}
               max={filter.to}
               onChange={(e) => {
@@ -87,6 +91,7 @@ export function MetricsDashboard() {
             <Input
               id="metrics-to"
               type="date"
+              ref={toBox}
               value={filter.to}
               min={filter.from}
               onChange={(e) => {

@@ -16,41 +16,28 @@ import { Button } from "../ui/button";
 import { Card, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
+import { useTypedBeforeHydration } from "../use-typed-before-hydration";
 import { CreateTaskDialog, useAgentsForTasks } from "./create-task-dialog";
+import { STATUS_FILTERS, type TaskFilters } from "./task-filters";
 import { TaskStatusBadge } from "./task-status-badge";
-
-const STATUS_FILTERS: { value: string; label: string }[] = [
-  { value: "", label: "All statuses" },
-  { value: "unassigned,pending,offered", label: "Waiting" },
-  { value: "in_progress", label: "In progress" },
-  { value: "completed", label: "Completed" },
-  { value: "failed", label: "Failed" },
-  { value: "cancelled", label: "Cancelled" },
-  { value: "offered", label: "Proposed by agents" },
-];
 
 type Page = { tasks: TaskDto[]; nextCursor: string | null };
 
-export function TasksPage() {
+export function TasksPage({ initial }: { initial: TaskFilters }) {
   const can = useCan();
   const agents = useAgentsForTasks();
   const [creating, setCreating] = useState(false);
-  const [status, setStatus] = useState("");
-  const [agentId, setAgentId] = useState("");
-  const [tag, setTag] = useState("");
-  const [q, setQ] = useState("");
-  // The filters live in the URL (?status=offered&agentId=…&tag=…&q=…): a link or a
-  // reload shows the same list. Read once after hydration, then kept in step.
-  const [urlRead, setUrlRead] = useState(false);
-  useEffect(() => {
-    const url = new URLSearchParams(window.location.search);
-    const wanted = url.get("status");
-    if (wanted && STATUS_FILTERS.some((option) => option.value === wanted)) setStatus(wanted);
-    setAgentId(url.get("agentId") ?? "");
-    setTag(url.get("tag") ?? "");
-    setQ(url.get("q") ?? "");
-    setUrlRead(true);
-  }, []);
+  // The filters live in the URL: the server page hands over the ones it was asked
+  // for, so the first render already shows them (nothing resets a box after
+  // hydration, which would drop what was typed before), then the URL follows them.
+  const [status, setStatus] = useState(initial.status);
+  const [agentId, setAgentId] = useState(initial.agentId);
+  const [tag, setTag] = useState(initial.tag);
+  const [q, setQ] = useState(initial.q);
+  const statusBox = useTypedBeforeHydration<HTMLSelectElement>(status, setStatus);
+  // (Not the agent picker: its options arrive later, so the served one shows "All".)
+  const tagBox = useTypedBeforeHydration<HTMLInputElement>(tag, setTag);
+  const qBox = useTypedBeforeHydration<HTMLInputElement>(q, setQ);
 
   const params = new URLSearchParams();
   if (status) params.set("status", status);
@@ -59,10 +46,9 @@ export function TasksPage() {
   if (q.trim()) params.set("q", q.trim());
   const filters = params.toString();
   useEffect(() => {
-    if (!urlRead) return;
     const next = filters ? `${window.location.pathname}?${filters}` : window.location.pathname;
     if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
-  }, [filters, urlRead]);
+  }, [filters]);
 
   const tasks = useInfiniteQuery({
     queryKey: ["tasks", filters],
@@ -97,6 +83,7 @@ export function TasksPage() {
         <Select
           aria-label="Status"
           className="w-48"
+          ref={statusBox}
           value={status}
           onChange={(event) => setStatus(event.target.value)}
           data-testid="filter-status"
@@ -125,6 +112,7 @@ export function TasksPage() {
           aria-label="Tag"
           className="w-36"
           placeholder="Tag"
+          ref={tagBox}
           value={tag}
           onChange={(event) => setTag(event.target.value)}
           data-testid="filter-tag"
@@ -133,6 +121,7 @@ export function TasksPage() {
           aria-label="Search"
           className="w-64"
           placeholder="Search title or description"
+          ref={qBox}
           value={q}
           onChange={(event) => setQ(event.target.value)}
           data-testid="filter-q"

@@ -33,6 +33,25 @@ export async function signIn(page: Page, email = serverInfo().adminEmail, passwo
   await expect(page.getByTestId("current-user")).toHaveText(email);
 }
 
+/**
+ * Holds the page's scripts back, as a slow network does, so a test can use the page
+ * while it is still the server's HTML. Call the returned function to let them load.
+ */
+export async function holdScripts(page: Page): Promise<() => Promise<void>> {
+  const scripts = /\/_next\/static\/chunks\/.*\.js$/;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(scripts, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // Once released, the route lets every script through at once (it stays in place:
+  // removing it while held requests are still being let through fails them).
+  return async () => release();
+}
+
 let counter = 0;
 export function uniqueName(prefix = "e2e"): string {
   counter += 1;

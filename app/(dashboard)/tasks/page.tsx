@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
+import { taskFiltersFromQuery } from "@/components/tasks/task-filters";
 import { TasksPage } from "@/components/tasks/tasks-page";
 
 export const metadata: Metadata = { title: "Tasks" };
 
-export default function Page() {
-  return <TasksPage />;
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  return <TasksPage initial={taskFiltersFromQuery(await searchParams)} />;
 }

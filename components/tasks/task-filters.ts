@@ -1,0 +1,31 @@
+// The task list's filters, shared by the server page that reads them from the URL
+// (app/(dashboard)/tasks/page.tsx) and the client list that shows them
+// (components/tasks/tasks-page.tsx). Not a client module, so the server can call it.
+
+export const STATUS_FILTERS: { value: string; label: string }[] = [
+  { value: "", label: "All statuses" },
+  { value: "unassigned,pending,offered", label: "Waiting" },
+  { value: "in_progress", label: "In progress" },
+  { value: "completed", label: "Completed" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
+  { value: "offered", label: "Proposed by agents" },
+];
+
+/** The filters a link or a reload asks for (`?status=offered&agentId=…&tag=…&q=…`). */
+export type TaskFilters = { status: string; agentId: string; tag: string; q: string };
+
+/** Reads the filters from a page's query, keeping only a status the list offers. */
+export function taskFiltersFromQuery(query: Record<string, string | string[] | undefined>): TaskFilters {
+  const one = (key: string) => {
+    const value = query[key];
+    return (Array.isArray(value) ? value[0] : value) ?? "";
+  };
+  const status = one("status");
+  return {
+    status: STATUS_FILTERS.some((option) => option.value === status) ? status : "",
+    agentId: one("agentId"),
+    tag: one("tag"),
+    q: one("q"),
+  };
+}

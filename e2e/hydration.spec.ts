@@ -1,0 +1,47 @@
+// Boxes used before the page's scripts have run (a slow network, a fast typist): what
+// was typed stays, and the page acts on it once it runs. (The task search is covered
+// in tasks.spec.ts.)
+import { apiCall, expect, holdScripts, signIn, test, uniqueName } from "./support/fixtures";
+
+test("a memory search typed before the page has loaded is kept and searched", async ({ page }) => {
+  const marker = `osprey${Date.now().toString(36)}`;
+  const created = await apiCall("POST", "/api/v1/memories", {
+    items: [
+      { name: `Cache ${marker} warmup`, content: `Warm the ${marker} cache before the load test.`, scope: "swarm", source: "manual" },
+    ],
+  });
+  expect(created.status).toBe(201);
+  await signIn(page);
+
+  const release = await holdScripts(page);
+  await page.goto("/memory", { waitUntil: "commit" });
+  const search = page.getByTestId("memory-search");
+  await expect(search).toBeVisible();
+  await search.fill(`${marker} cache warmup`);
+  await release();
+
+  // The page runs and loads its list (a render of its own), and the text is still there.
+  await expect(page.getByTestId("memory-list")).toContainText(`Cache ${marker} warmup`);
+  await expect(search).toHaveValue(`${marker} cache warmup`);
+  await page.getByTestId("memory-search-submit").click();
+  await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Cache ${marker} warmup`);
+});
+
+test("a metrics date typed before the page has loaded is kept and bounds the range", async ({ page }) => {
+  const agent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("early") })).body.agent as { id: string };
+  await signIn(page);
+
+  const release = await holdScripts(page);
+  await page.goto("/metrics", { waitUntil: "commit" });
+  const from = page.getByLabel("From");
+  await expect(from).toBeVisible();
+  await from.fill("2024-06-01");
+  await release();
+
+  // Once the agents have come (a render of the page's own), the date is still there
+  // and is the range's start: the end's picker offers nothing before it.
+  await expect(page.getByTestId("metrics-agent").locator(`option[value="${agent.id}"]`)).toBeAttached();
+  await expect(from).toHaveValue("2024-06-01");
+  await expect(page.getByLabel("To")).toHaveAttribute("min", "2024-06-01");
+  await expect(page.getByTestId("metrics-filter")).not.toContainText("The start is after the end");
+});
