@@ -1,7 +1,7 @@
 // Boxes used before the page's scripts have run (a slow network, a fast typist): what
 // was typed stays, and the page acts on it once it runs. (The task search is covered
 // in tasks.spec.ts.)
-import { apiCall, expect, holdScripts, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, fillBeforeScripts, signIn, test, uniqueName } from "./support/fixtures";
 
 test("a memory search typed before the page has loaded is kept and searched", async ({ page }) => {
   const marker = `osprey${Date.now().toString(36)}`;
@@ -13,12 +13,8 @@ test("a memory search typed before the page has loaded is kept and searched", as
   expect(created.status).toBe(201);
   await signIn(page);
 
-  const release = await holdScripts(page);
-  await page.goto("/memory", { waitUntil: "commit" });
   const search = page.getByTestId("memory-search");
-  await expect(search).toBeVisible();
-  await search.fill(`${marker} cache warmup`);
-  await release();
+  await fillBeforeScripts(page, "/memory", search, `${marker} cache warmup`);
 
   // The page runs and loads its list (a render of its own), and the text is still there.
   await expect(page.getByTestId("memory-list")).toContainText(`Cache ${marker} warmup`);
@@ -31,12 +27,8 @@ test("a metrics date typed before the page has loaded is kept and bounds the ran
   const agent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("early") })).body.agent as { id: string };
   await signIn(page);
 
-  const release = await holdScripts(page);
-  await page.goto("/metrics", { waitUntil: "commit" });
   const from = page.getByLabel("From");
-  await expect(from).toBeVisible();
-  await from.fill("2024-06-01");
-  await release();
+  await fillBeforeScripts(page, "/metrics", from, "2024-06-01");
 
   // Once the agents have come (a render of the page's own), the date is still there
   // and is the range's start: the end's picker offers nothing before it.

@@ -2,7 +2,7 @@
 // worker (this test, over HTTP with the agent's token) claims, reports progress
 // and completes it, then read the output rendered as markdown; operator actions
 // go through their confirmations.
-import { apiCall, expect, holdScripts, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, fillBeforeScripts, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
 
 async function agentWithToken() {
   const agent = await apiCall("POST", "/api/v1/agents", { name: uniqueName("tasker") });
@@ -171,12 +171,8 @@ test("what is typed into the task search before the page's scripts have run is k
   await signIn(page);
 
   // Type while the page is still the server's HTML.
-  const release = await holdScripts(page);
-  await page.goto("/tasks", { waitUntil: "commit" });
   const search = page.getByTestId("filter-q");
-  await expect(search).toBeVisible();
-  await search.fill(wanted.body.task.title);
-  await release();
+  await fillBeforeScripts(page, "/tasks", search, wanted.body.task.title);
 
   // Once the page runs, the text is still there and the list is filtered by it.
   await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();

@@ -43,8 +43,12 @@ export function MetricsDashboard() {
   const memory = useMetric<MemoryMetrics>("memory", filter);
   const identity = useMetric<Timeline>("identity", filter);
   const proposals = useMetric<ProposalDecisions>("proposals", filter);
-  const fromBox = useTypedBeforeHydration<HTMLInputElement>(filter.from, (from) => from && setFilter((current) => ({ ...current, from })));
-  const toBox = useTypedBeforeHydration<HTMLInputElement>(filter.to, (to) => to && setFilter((current) => ({ ...current, to })));
+  // A cleared date box keeps the range's last date rather than dropping the bound.
+  const setDate = (bound: "from" | "to") => (date: string) => {
+    if (date) setFilter((current) => ({ ...current, [bound]: date }));
+  };
+  const fromBox = useTypedBeforeHydration<HTMLInputElement>(filter.from, setDate("from"));
+  const toBox = useTypedBeforeHydration<HTMLInputElement>(filter.to, setDate("to"));
   const rangeError = filter.from > filter.to ? "The start is after the end." : null;
 
   return (
@@ -79,10 +83,7 @@ export function MetricsDashboard() {
               ref={fromBox}
               value={filter.from}
               max={filter.to}
-              onChange={(e) => {
-                const from = e.target.value;
-                if (from) setFilter((current) => ({ ...current, from }));
-              }}
+              onChange={(e) => setDate("from")(e.target.value)}
             />
           </Field>
         </div>
@@ -94,10 +95,7 @@ export function MetricsDashboard() {
               ref={toBox}
               value={filter.to}
               min={filter.from}
-              onChange={(e) => {
-                const to = e.target.value;
-                if (to) setFilter((current) => ({ ...current, to }));
-              }}
+              onChange={(e) => setDate("to")(e.target.value)}
             />
           </Field>
         </div>

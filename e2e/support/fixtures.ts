@@ -1,6 +1,6 @@
 // Shared helpers for browser tests: the server under test, an API client with the
 // admin token (for arranging data), and signing in through the real form.
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 type ServerInfo = { baseUrl: string; dbFile: string; adminEmail: string; adminPassword: string; adminToken: string };
 
@@ -34,22 +34,25 @@ export async function signIn(page: Page, email = serverInfo().adminEmail, passwo
 }
 
 /**
- * Holds the page's scripts back, as a slow network does, so a test can use the page
- * while it is still the server's HTML. Call the returned function to let them load.
+ * Opens `path` with its scripts held back, as a slow network does, fills `box` while
+ * the page is still the server's HTML, then lets the scripts load.
  */
-export async function holdScripts(page: Page): Promise<() => Promise<void>> {
+export async function fillBeforeScripts(page: Page, path: string, box: Locator, text: string) {
   const scripts = /\/_next\/static\/chunks\/.*\.js$/;
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
+  // Once released, the route lets every script through at once (it stays in place:
+  // removing it while held requests are still being let through fails them).
   await page.route(scripts, async (route) => {
     await held;
     await route.continue();
   });
-  // Once released, the route lets every script through at once (it stays in place:
-  // removing it while held requests are still being let through fails them).
-  return async () => release();
+  await page.goto(path, { waitUntil: "commit" });
+  await expect(box).toBeVisible();
+  await box.fill(text);
+  release();
 }
 
 let counter = 0;
