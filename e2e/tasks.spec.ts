@@ -191,5 +191,15 @@ test("what is typed into the task search before the page's scripts have run is k
   await expect(served.getByTestId("filter-q")).toHaveValue("signing keys");
   await expect(served.getByTestId("filter-status")).toHaveValue("completed");
   await expect(served.getByTestId("filter-tag")).toHaveValue("docs");
+  // A repeated filter reads as its first value.
+  await served.goto("/tasks?tag=docs&tag=ops");
+  await expect(served.getByTestId("filter-tag")).toHaveValue("docs");
   await noScript.close();
+
+  // A status the list does not offer is dropped: all statuses are listed and the URL
+  // no longer asks for it.
+  await page.goto("/tasks?status=archived");
+  await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();
+  await expect(page.getByTestId("filter-status")).toHaveValue("");
+  await expect(page).not.toHaveURL(/status=/);
 });
