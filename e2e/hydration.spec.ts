@@ -21,6 +21,35 @@ test("a memory search typed before the page has loaded is kept and searched", as
   await expect(search).toHaveValue(`${marker} cache warmup`);
   await page.getByTestId("memory-search-submit").click();
   await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Cache ${marker} warmup`);
+  // The search is in the URL: a reload (or the link, shared) shows the same results.
+  await expect(page).toHaveURL(new RegExp(`/memory\\?q=${marker}\\+cache\\+warmup$`));
+  await page.reload();
+  await expect(search).toHaveValue(`${marker} cache warmup`);
+  await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Cache ${marker} warmup`);
+  // Clearing the search takes it out of the URL.
+  await page.getByRole("button", { name: "Clear" }).click();
+  await expect(page.getByTestId("memory-list")).toBeVisible();
+  await expect(page).toHaveURL(/\/memory$/);
+});
+
+test("a memory search submitted with Enter before the page has loaded is run", async ({ page }) => {
+  const marker = `heron${Date.now().toString(36)}`;
+  const created = await apiCall("POST", "/api/v1/memories", {
+    items: [{ name: `Retry ${marker} uploads`, content: `Retry the ${marker} uploads with backoff.`, scope: "swarm", source: "manual" }],
+  });
+  expect(created.status).toBe(201);
+  await signIn(page);
+
+  // Without the scripts, Enter submits the form as the browser does: a page load.
+  const search = page.getByTestId("memory-search");
+  await fillBeforeScripts(page, "/memory", search, `${marker} uploads`, async () => {
+    await search.press("Enter");
+    await page.waitForURL(/\/memory\?q=/, { waitUntil: "commit" });
+  });
+
+  // The page that comes back runs that search, with the text still in the box.
+  await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Retry ${marker} uploads`);
+  await expect(search).toHaveValue(`${marker} uploads`);
 });
 
 test("a metrics date typed before the page has loaded is kept and bounds the range", async ({ page }) => {

@@ -79,12 +79,23 @@ function MemoryRow({
   );
 }
 
-export function MemoryPage() {
+/**
+ * `initialQuery`: the search a link or a reload asks for (`/memory?q=…`), read by the
+ * server page (app/(dashboard)/memory/page.tsx). The search box is named `q`, so a
+ * search submitted before the page's scripts have run (the form's own GET) comes back
+ * as such a link and is run.
+ */
+export function MemoryPage({ initialQuery = "" }: { initialQuery?: string }) {
   const can = useCan();
   const [filters, setFilters] = useState<Filters>({ agentId: "", scope: "", source: "" });
-  const [draft, setDraft] = useState("");
+  const [draft, setDraft] = useState(initialQuery);
   const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery.trim());
+  // The URL follows the search, so it can be shared or reloaded.
+  useEffect(() => {
+    const next = query ? `${window.location.pathname}?${new URLSearchParams({ q: query })}` : window.location.pathname;
+    if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
+  }, [query]);
   const [mode, setMode] = useState("auto");
   const [openId, setOpenId] = useState<number | null>(null);
   const [injecting, setInjecting] = useState(false);
@@ -173,6 +184,7 @@ export function MemoryPage() {
                 className="pl-8"
                 placeholder="Search memories, e.g. flaky tests on CI"
                 ref={draftBox}
+                name="q"
                 value={draft}
                 onChange={(e) => setDraft(e.target.value)}
                 data-testid="memory-search"

@@ -35,9 +35,10 @@ export async function signIn(page: Page, email = serverInfo().adminEmail, passwo
 
 /**
  * Opens `path` with its scripts held back, as a slow network does, fills `box` while
- * the page is still the server's HTML, then lets the scripts load.
+ * the page is still the server's HTML, does `andThen` if given (still before the
+ * scripts), then lets the scripts load.
  */
-export async function fillBeforeScripts(page: Page, path: string, box: Locator, text: string) {
+export async function fillBeforeScripts(page: Page, path: string, box: Locator, text: string, andThen?: () => Promise<void>) {
   const scripts = /\/_next\/static\/chunks\/.*\.js$/;
   let release = () => {};
   const held = new Promise<void>((resolve) => {
@@ -52,6 +53,8 @@ export async function fillBeforeScripts(page: Page, path: string, box: Locator, 
   await page.goto(path, { waitUntil: "commit" });
   await expect(box).toBeVisible();
   await box.fill(text);
+  // (What else is done before the scripts run, e.g. pressing Enter in the box.)
+  if (andThen) await andThen();
   release();
 }
 

@@ -3,6 +3,7 @@ import { MemoryPage } from "@/components/memory/memory-page";
 
 export const metadata: Metadata = { title: "Memory" };
 
-export default function Page() {
-  return <MemoryPage />;
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { q } = await searchParams;
+  return <MemoryPage initialQuery={(Array.isArray(q) ? q[0] : q) ?? ""} />;
 }
