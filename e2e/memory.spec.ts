@@ -53,3 +53,47 @@ test("an operator searches memory, reads and deletes a memory, and injects a lea
   const learned = await apiCall("POST", "/api/v1/memories/search", { query: `small ${marker} pull requests`, agentId: agent.id });
   expect(learned.body.results[0]).toMatchObject({ source: "lead_feedback", agentId: agent.id });
 });
+
+test("a link to a memory search opens with its search and filters, and the URL follows them", async ({ page }) => {
+  const agent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("memlink") })).body.agent as { id: string; name: string };
+  const marker = `plover${Date.now().toString(36)}`;
+  const created = await apiCall("POST", "/api/v1/memories", {
+    items: [
+      {
+        name: `Lint ${marker} rule`,
+        content: `The ${marker} lint rule flags unused imports.`,
+        scope: "agent",
+        agentId: agent.id,
+        source: "manual",
+      },
+      { name: `Lint ${marker} swarm`, content: `Every agent runs the ${marker} lint before pushing.`, scope: "swarm", source: "manual" },
+    ],
+  });
+  expect(created.status).toBe(201);
+  await signIn(page);
+
+  // The agent's own memories, keyword search, as a shared link gives them.
+  await page.goto(`/memory?q=${marker}+lint&agentId=${agent.id}&scope=agent&mode=keyword`);
+  await expect(page.getByTestId("memory-search")).toHaveValue(`${marker} lint`);
+  await expect(page.getByTestId("memory-filter-agent")).toHaveValue(agent.id);
+  await expect(page.getByTestId("memory-filter-agent").locator("option:checked")).toContainText(agent.name);
+  await expect(page.getByTestId("memory-filter-scope")).toHaveValue("agent");
+  await expect(page.getByLabel("Search mode")).toHaveValue("keyword");
+  const results = page.getByTestId("memory-results");
+  await expect(page.getByText("Answered by keyword search")).toBeVisible();
+  await expect(results.getByTestId("memory-row")).toHaveCount(1);
+  await expect(results).toContainText(`Lint ${marker} rule`);
+
+  // Widening the scope shows the swarm's memory too, and the link says so.
+  await page.getByTestId("memory-filter-scope").selectOption("");
+  await expect(results.getByTestId("memory-row")).toHaveCount(2);
+  await expect(page).toHaveURL(new RegExp(`/memory\\?q=${marker}\\+lint&agentId=${agent.id}&mode=keyword$`));
+
+  // A scope, source or mode the page does not offer reads as none, and leaves the URL.
+  await page.goto(`/memory?scope=everywhere&source=rumour&mode=psychic`);
+  await expect(page.getByTestId("memory-filter-scope")).toHaveValue("");
+  await expect(page.getByTestId("memory-filter-source")).toHaveValue("");
+  await expect(page.getByLabel("Search mode")).toHaveValue("auto");
+  await expect(page.getByTestId("memory-list")).toBeVisible();
+  await expect(page).toHaveURL(/\/memory$/);
+});

@@ -17,6 +17,7 @@ import { InjectLearningDialog } from "./inject-learning-dialog";
 import { MemoryDetailDialog } from "./memory-detail-dialog";
 import { MemoryHealthPanel } from "./memory-health-panel";
 import { type AgentOption, type ListAnswer, type MemoryDetail, type SearchAnswer, type SearchHit, SOURCE_LABELS } from "./memory-types";
+import { type MemoryView, memoryViewQuery } from "./memory-view";
 
 type Filters = { agentId: string; scope: string; source: string };
 
@@ -80,23 +81,28 @@ function MemoryRow({
 }
 
 /**
- * `initialQuery`: the search a link or a reload asks for (`/memory?q=…`), read by the
- * server page (app/(dashboard)/memory/page.tsx). The search box is named `q`, so a
- * search submitted before the page's scripts have run (the form's own GET) comes back
- * as such a link and is run.
+ * `initial`: the search and filters a link or a reload asks for (`/memory?q=…`), read
+ * by the server page (app/(dashboard)/memory/page.tsx); the URL then follows them. The
+ * form's boxes carry the same names, so a search submitted before the page's scripts
+ * have run (the form's own GET) comes back as such a link and is run.
  */
-export function MemoryPage({ initialQuery = "" }: { initialQuery?: string }) {
+export function MemoryPage({ initial }: { initial: MemoryView }) {
   const can = useCan();
-  const [filters, setFilters] = useState<Filters>({ agentId: "", scope: "", source: "" });
-  const [draft, setDraft] = useState(initialQuery);
+  const [filters, setFilters] = useState<Filters>({ agentId: initial.agentId, scope: initial.scope, source: initial.source });
+  const [draft, setDraft] = useState(initial.q);
+  const [query, setQuery] = useState(initial.q.trim());
+  const [mode, setMode] = useState(initial.mode);
+  // What was typed or picked while the page was the server's HTML is kept. (Not the
+  // agent picker: its options arrive later.)
   const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
-  const [query, setQuery] = useState(initialQuery.trim());
-  // The URL follows the search, so it can be shared or reloaded.
+  const scopeBox = useTypedBeforeHydration<HTMLSelectElement>(filters.scope, (scope) => setFilters((f) => ({ ...f, scope })));
+  const sourceBox = useTypedBeforeHydration<HTMLSelectElement>(filters.source, (source) => setFilters((f) => ({ ...f, source })));
+  const modeBox = useTypedBeforeHydration<HTMLSelectElement>(mode, setMode);
+  const view = memoryViewQuery({ q: query, ...filters, mode });
   useEffect(() => {
-    const next = query ? `${window.location.pathname}?${new URLSearchParams({ q: query })}` : window.location.pathname;
+    const next = view ? `${window.location.pathname}?${view}` : window.location.pathname;
     if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
-  }, [query]);
-  const [mode, setMode] = useState("auto");
+  }, [view]);
   const [openId, setOpenId] = useState<number | null>(null);
   const [injecting, setInjecting] = useState(false);
 
@@ -207,20 +213,44 @@ export function MemoryPage({ initialQuery = "" }: { initialQuery?: string }) {
             ) : null}
           </div>
           <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-            <Select value={filters.agentId} onChange={setFilter("agentId")} aria-label="Agent" data-testid="memory-filter-agent">
+            <Select
+              name="agentId"
+              value={filters.agentId}
+              onChange={setFilter("agentId")}
+              aria-label="Agent"
+              data-testid="memory-filter-agent"
+            >
               <option value="">All agents</option>
+              {/* A link's agent, until the list has come (or if it is not in it). */}
+              {filters.agentId && !agentList.some((agent) => agent.id === filters.agentId) ? (
+                <option value={filters.agentId}>{agents.isPending ? "Loading agents…" : "Unknown agent"}</option>
+              ) : null}
               {agentList.map((agent) => (
                 <option key={agent.id} value={agent.id}>
                   {agentLabel(agent)}
                 </option>
               ))}
             </Select>
-            <Select value={filters.scope} onChange={setFilter("scope")} aria-label="Scope" data-testid="memory-filter-scope">
+            <Select
+              ref={scopeBox}
+              name="scope"
+              value={filters.scope}
+              onChange={setFilter("scope")}
+              aria-label="Scope"
+              data-testid="memory-filter-scope"
+            >
               <option value="">Any scope</option>
               <option value="agent">Agent scope</option>
               <option value="swarm">Swarm scope</option>
             </Select>
-            <Select value={filters.source} onChange={setFilter("source")} aria-label="Source" data-testid="memory-filter-source">
+            <Select
+              ref={sourceBox}
+              name="source"
+              value={filters.source}
+              onChange={setFilter("source")}
+              aria-label="Source"
+              data-testid="memory-filter-source"
+            >
               <option value="">Any source</option>
               {MEMORY_SOURCES.map((source) => (
                 <option key={source} value={source}>
@@ -229,6 +259,8 @@ export function MemoryPage({ initialQuery = "" }: { initialQuery?: string }) {
               ))}
             </Select>
             <Select
+              ref={modeBox}
+              name="mode"
               value={mode}
               onChange={(e) => setMode(e.target.value)}
               aria-label="Search mode"

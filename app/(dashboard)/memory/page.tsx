@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { MemoryPage } from "@/components/memory/memory-page";
+import { memoryViewFromQuery } from "@/components/memory/memory-view";
 
 export const metadata: Metadata = { title: "Memory" };
 
 export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { q } = await searchParams;
-  return <MemoryPage initialQuery={(Array.isArray(q) ? q[0] : q) ?? ""} />;
+  return <MemoryPage initial={memoryViewFromQuery(await searchParams)} />;
 }
