@@ -42,14 +42,18 @@ test("a memory search submitted with Enter before the page has loaded is run", a
 
   // Without the scripts, Enter submits the form as the browser does: a page load.
   const search = page.getByTestId("memory-search");
+  const mode = page.getByTestId("memory-filter-mode");
   await fillBeforeScripts(page, "/memory", search, `${marker} uploads`, async () => {
+    await mode.selectOption("keyword");
     await search.press("Enter");
     await page.waitForURL(/\/memory\?q=/, { waitUntil: "commit" });
   });
 
-  // The page that comes back runs that search, with the text still in the box.
+  // The page that comes back runs that search, in the mode picked, with both still shown.
   await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Retry ${marker} uploads`);
+  await expect(page.getByText("Answered by keyword search")).toBeVisible();
   await expect(search).toHaveValue(`${marker} uploads`);
+  await expect(mode).toHaveValue("keyword");
 });
 
 test("a metrics date typed before the page has loaded is kept and bounds the range", async ({ page }) => {

@@ -81,6 +81,42 @@ function MemoryRow({
 }
 
 /**
+ * One of the search's filters, named as in the page's URL (memory-view.ts). What was
+ * picked while the page was the server's HTML is kept. (Not used for the agent picker:
+ * its options arrive later, so the served one cannot show a pick.)
+ */
+function FilterSelect({
+  name,
+  label,
+  title,
+  value,
+  onValue,
+  children,
+}: {
+  name: string;
+  label: string;
+  title?: string;
+  value: string;
+  onValue: (value: string) => void;
+  children: React.ReactNode;
+}) {
+  const box = useTypedBeforeHydration<HTMLSelectElement>(value, onValue);
+  return (
+    <Select
+      ref={box}
+      name={name}
+      value={value}
+      onChange={(e) => onValue(e.target.value)}
+      aria-label={label}
+      title={title}
+      data-testid={`memory-filter-${name}`}
+    >
+      {children}
+    </Select>
+  );
+}
+
+/**
  * `initial`: the search and filters a link or a reload asks for (`/memory?q=…`), read
  * by the server page (app/(dashboard)/memory/page.tsx); the URL then follows them. The
  * form's boxes carry the same names, so a search submitted before the page's scripts
@@ -92,12 +128,9 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
   const [draft, setDraft] = useState(initial.q);
   const [query, setQuery] = useState(initial.q.trim());
   const [mode, setMode] = useState(initial.mode);
-  // What was typed or picked while the page was the server's HTML is kept. (Not the
-  // agent picker: its options arrive later.)
+  // What was typed while the page was the server's HTML is kept (and what was picked:
+  // FilterSelect).
   const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
-  const scopeBox = useTypedBeforeHydration<HTMLSelectElement>(filters.scope, (scope) => setFilters((f) => ({ ...f, scope })));
-  const sourceBox = useTypedBeforeHydration<HTMLSelectElement>(filters.source, (source) => setFilters((f) => ({ ...f, source })));
-  const modeBox = useTypedBeforeHydration<HTMLSelectElement>(mode, setMode);
   const view = memoryViewQuery({ q: query, ...filters, mode });
   useEffect(() => {
     const next = view ? `${window.location.pathname}?${view}` : window.location.pathname;
@@ -146,8 +179,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
     if (answered) queryClient.invalidateQueries({ queryKey: ["memories", "health"] });
   }, [answered, queryClient]);
 
-  const setFilter = (key: keyof Filters) => (event: React.ChangeEvent<HTMLSelectElement>) =>
-    setFilters((f) => ({ ...f, [key]: event.target.value }));
+  const setFilter = (key: keyof Filters) => (value: string) => setFilters((f) => ({ ...f, [key]: value }));
   const searchHits = (search.data?.results ?? []).filter((hit) => !filters.source || hit.source === filters.source);
   const listed = list.data?.pages.flatMap((page) => page.memories) ?? [];
 
@@ -216,7 +248,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
             <Select
               name="agentId"
               value={filters.agentId}
-              onChange={setFilter("agentId")}
+              onChange={(e) => setFilter("agentId")(e.target.value)}
               aria-label="Agent"
               data-testid="memory-filter-agent"
             >
@@ -231,46 +263,31 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
                 </option>
               ))}
             </Select>
-            <Select
-              ref={scopeBox}
-              name="scope"
-              value={filters.scope}
-              onChange={setFilter("scope")}
-              aria-label="Scope"
-              data-testid="memory-filter-scope"
-            >
+            <FilterSelect name="scope" label="Scope" value={filters.scope} onValue={setFilter("scope")}>
               <option value="">Any scope</option>
               <option value="agent">Agent scope</option>
               <option value="swarm">Swarm scope</option>
-            </Select>
-            <Select
-              ref={sourceBox}
-              name="source"
-              value={filters.source}
-              onChange={setFilter("source")}
-              aria-label="Source"
-              data-testid="memory-filter-source"
-            >
+            </FilterSelect>
+            <FilterSelect name="source" label="Source" value={filters.source} onValue={setFilter("source")}>
               <option value="">Any source</option>
               {MEMORY_SOURCES.map((source) => (
                 <option key={source} value={source}>
                   {SOURCE_LABELS[source]}
                 </option>
               ))}
-            </Select>
-            <Select
-              ref={modeBox}
+            </FilterSelect>
+            <FilterSelect
               name="mode"
-              value={mode}
-              onChange={(e) => setMode(e.target.value)}
-              aria-label="Search mode"
+              label="Search mode"
               title="Which search answers (best: hybrid when embeddings exist)"
+              value={mode}
+              onValue={setMode}
             >
               <option value="auto">Best search mode</option>
               <option value="keyword">Keyword only</option>
               <option value="vector">Vector only</option>
               <option value="hybrid">Hybrid</option>
-            </Select>
+            </FilterSelect>
           </div>
         </form>
 
