@@ -202,4 +202,10 @@ test("what is typed into the task search before the page's scripts have run is k
   await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();
   await expect(page.getByTestId("filter-status")).toHaveValue("");
   await expect(page).not.toHaveURL(/status=/);
+
+  // A link to an agent that is gone: the picker says so rather than "All agents", as the
+  // list is still filtered by it (and so empty).
+  await page.goto("/tasks?agentId=00000000-0000-4000-8000-000000000000");
+  await expect(page.getByTestId("filter-agent").locator("option:checked")).toHaveText("Unknown agent");
+  await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toHaveCount(0);
 });

@@ -3,9 +3,9 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Search } from "lucide-react";
 import { useEffect, useState } from "react";
-import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import { MEMORY_SOURCES } from "@/lib/contracts/memory";
+import { AgentFilterOptions } from "../agent-filter-options";
 import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -252,16 +252,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
               aria-label="Agent"
               data-testid="memory-filter-agent"
             >
-              <option value="">All agents</option>
-              {/* A link's agent, until the list has come (or if it is not in it). */}
-              {filters.agentId && !agentList.some((agent) => agent.id === filters.agentId) ? (
-                <option value={filters.agentId}>{agents.isPending ? "Loading agents…" : "Unknown agent"}</option>
-              ) : null}
-              {agentList.map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agentLabel(agent)}
-                </option>
-              ))}
+              <AgentFilterOptions agents={agentList} picked={filters.agentId} loading={agents.isPending} />
             </Select>
             <FilterSelect name="scope" label="Scope" value={filters.scope} onValue={setFilter("scope")}>
               <option value="">Any scope</option>

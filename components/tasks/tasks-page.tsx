@@ -6,9 +6,9 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { agentLabel } from "@/lib/agents/agent-label";
 import { api } from "@/lib/api-client";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
+import { AgentFilterOptions } from "../agent-filter-options";
 import { RelativeTime } from "../relative-time";
 import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
@@ -101,12 +101,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           onChange={(event) => setAgentId(event.target.value)}
           data-testid="filter-agent"
         >
-          <option value="">All agents</option>
-          {(agents.data?.agents ?? []).map((agent) => (
-            <option key={agent.id} value={agent.id}>
-              {agentLabel(agent)}
-            </option>
-          ))}
+          <AgentFilterOptions agents={agents.data?.agents ?? []} picked={agentId} loading={agents.isPending} />
         </Select>
         <Input
           aria-label="Tag"
