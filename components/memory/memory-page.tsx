@@ -274,7 +274,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
               value={mode}
               onValue={setMode}
             >
-              <option value="auto">Best search mode</option>
+              <option value="auto">Best mode</option>
               <option value="keyword">Keyword only</option>
               <option value="vector">Vector only</option>
               <option value="hybrid">Hybrid</option>
