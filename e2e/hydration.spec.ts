@@ -51,7 +51,7 @@ test("a memory search submitted with Enter before the page has loaded is run", a
 
   // The page that comes back runs that search, in the mode picked, with both still shown.
   await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Retry ${marker} uploads`);
-  await expect(page.getByText("Answered by keyword search")).toBeVisible();
+  await expect(page.getByText("Answered by keyword search (keyword requested)")).toBeVisible();
   await expect(search).toHaveValue(`${marker} uploads`);
   await expect(mode).toHaveValue("keyword");
 });

@@ -80,7 +80,7 @@ test("a link to a memory search opens with its search and filters, and the URL f
   await expect(page.getByTestId("memory-filter-scope")).toHaveValue("agent");
   await expect(page.getByLabel("Search mode")).toHaveValue("keyword");
   const results = page.getByTestId("memory-results");
-  await expect(page.getByText("Answered by keyword search")).toBeVisible();
+  await expect(page.getByText("Answered by keyword search (keyword requested)")).toBeVisible();
   await expect(results.getByTestId("memory-row")).toHaveCount(1);
   await expect(results).toContainText(`Lint ${marker} rule`);
 
@@ -88,6 +88,19 @@ test("a link to a memory search opens with its search and filters, and the URL f
   await page.getByTestId("memory-filter-scope").selectOption("");
   await expect(results.getByTestId("memory-row")).toHaveCount(2);
   await expect(page).toHaveURL(new RegExp(`/memory\\?q=${marker}\\+lint&agentId=${agent.id}&mode=keyword$`));
+
+  // The sidebar's "Memory" is the page without a search; Back is the search again.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Memory" }).click();
+  await expect(page).toHaveURL(/\/memory$/);
+  await expect(page.getByTestId("memory-search")).toHaveValue("");
+  await expect(page.getByTestId("memory-filter-agent")).toHaveValue("");
+  await expect(page.getByLabel("Search mode")).toHaveValue("auto");
+  await expect(page.getByTestId("memory-list")).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/memory\\?q=${marker}\\+lint&agentId=${agent.id}&mode=keyword$`));
+  await expect(page.getByTestId("memory-search")).toHaveValue(`${marker} lint`);
+  await expect(page.getByLabel("Search mode")).toHaveValue("keyword");
+  await expect(results.getByTestId("memory-row")).toHaveCount(2);
 
   // A scope, source or mode the page does not offer reads as none, and leaves the URL.
   await page.goto(`/memory?scope=everywhere&source=rumour&mode=psychic`);

@@ -207,5 +207,18 @@ test("what is typed into the task search before the page's scripts have run is k
   // list is still filtered by it (and so empty).
   await page.goto("/tasks?agentId=00000000-0000-4000-8000-000000000000");
   await expect(page.getByTestId("filter-agent").locator("option:checked")).toHaveText("Unknown agent");
-  await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toHaveCount(0);
+  await expect(page.getByText("No task matches these filters")).toBeVisible();
+
+  // Filtered by a search, the sidebar's "Tasks" is the whole list again, and Back is
+  // the search again.
+  await page.goto(`/tasks?q=${encodeURIComponent(wanted.body.task.title)}`);
+  await expect(page.locator(`[data-task-id="${other.body.task.id}"]`)).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tasks" }).click();
+  await expect(page).toHaveURL(/\/tasks$/);
+  await expect(search).toHaveValue("");
+  await expect(page.locator(`[data-task-id="${other.body.task.id}"]`)).toBeVisible();
+  await page.goBack();
+  await expect(search).toHaveValue(wanted.body.task.title);
+  await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();
+  await expect(page.locator(`[data-task-id="${other.body.task.id}"]`)).toHaveCount(0);
 });

@@ -13,11 +13,12 @@ import { Card, CardHeader, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useTypedBeforeHydration } from "../use-typed-before-hydration";
+import { queryRecord, useUrlView } from "../use-url-view";
 import { InjectLearningDialog } from "./inject-learning-dialog";
 import { MemoryDetailDialog } from "./memory-detail-dialog";
 import { MemoryHealthPanel } from "./memory-health-panel";
 import { type AgentOption, type ListAnswer, type MemoryDetail, type SearchAnswer, type SearchHit, SOURCE_LABELS } from "./memory-types";
-import { type MemoryView, memoryViewQuery } from "./memory-view";
+import { type MemoryView, memoryViewFromQuery, memoryViewQuery } from "./memory-view";
 
 type Filters = { agentId: string; scope: string; source: string };
 
@@ -80,10 +81,13 @@ function MemoryRow({
   );
 }
 
+/** A URL's search and filters as the page writes them. */
+const urlView = (url: URLSearchParams) => memoryViewQuery(memoryViewFromQuery(queryRecord(url)));
+
 /**
  * One of the search's filters, named as in the page's URL (memory-view.ts). What was
  * picked while the page was the server's HTML is kept. (Not used for the agent picker:
- * its options arrive later, so the served one cannot show a pick.)
+ * until its options arrive, it offers only "All agents" and a link's agent.)
  */
 function FilterSelect({
   name,
@@ -120,7 +124,8 @@ function FilterSelect({
  * `initial`: the search and filters a link or a reload asks for (`/memory?q=…`), read
  * by the server page (app/(dashboard)/memory/page.tsx); the URL then follows them. The
  * form's boxes carry the same names, so a search submitted before the page's scripts
- * have run (the form's own GET) comes back as such a link and is run.
+ * have run (the form's own GET) comes back as such a link and is run. A link or Back
+ * to other filters sets them (components/use-url-view.ts).
  */
 export function MemoryPage({ initial }: { initial: MemoryView }) {
   const can = useCan();
@@ -131,11 +136,13 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
   // What was typed while the page was the server's HTML is kept (and what was picked:
   // FilterSelect).
   const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
-  const view = memoryViewQuery({ q: query, ...filters, mode });
-  useEffect(() => {
-    const next = view ? `${window.location.pathname}?${view}` : window.location.pathname;
-    if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
-  }, [view]);
+  useUrlView(memoryViewQuery({ q: query, ...filters, mode }), memoryViewQuery(initial), urlView, (url) => {
+    const asked = memoryViewFromQuery(queryRecord(url));
+    setDraft(asked.q);
+    setQuery(asked.q.trim());
+    setFilters({ agentId: asked.agentId, scope: asked.scope, source: asked.source });
+    setMode(asked.mode);
+  });
   const [openId, setOpenId] = useState<number | null>(null);
   const [injecting, setInjecting] = useState(false);
 
@@ -252,7 +259,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
               aria-label="Agent"
               data-testid="memory-filter-agent"
             >
-              <AgentFilterOptions agents={agentList} picked={filters.agentId} loading={agents.isPending} />
+              <AgentFilterOptions agents={agentList} picked={filters.agentId} loading={agents.isPending} failed={agents.isError} />
             </Select>
             <FilterSelect name="scope" label="Scope" value={filters.scope} onValue={setFilter("scope")}>
               <option value="">Any scope</option>

@@ -29,3 +29,13 @@ export function taskFiltersFromQuery(query: Record<string, string | string[] | u
     q: one("q"),
   };
 }
+
+/** The query string for the filters as the list asks the API for them (a tag trimmed and lowercased; empty ones left out). */
+export function taskFiltersQuery(filters: TaskFilters): string {
+  const params = new URLSearchParams();
+  if (filters.status) params.set("status", filters.status);
+  if (filters.agentId) params.set("agentId", filters.agentId);
+  if (filters.tag.trim()) params.set("tag", filters.tag.trim().toLowerCase());
+  if (filters.q.trim()) params.set("q", filters.q.trim());
+  return params.toString();
+}

@@ -5,7 +5,7 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "@/lib/api-client";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { AgentFilterOptions } from "../agent-filter-options";
@@ -17,11 +17,15 @@ import { Card, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useTypedBeforeHydration } from "../use-typed-before-hydration";
+import { queryRecord, useUrlView } from "../use-url-view";
 import { CreateTaskDialog, useAgentsForTasks } from "./create-task-dialog";
-import { STATUS_FILTERS, type TaskFilters } from "./task-filters";
+import { STATUS_FILTERS, type TaskFilters, taskFiltersFromQuery, taskFiltersQuery } from "./task-filters";
 import { TaskStatusBadge } from "./task-status-badge";
 
 type Page = { tasks: TaskDto[]; nextCursor: string | null };
+
+/** A URL's filters as the page writes them. */
+const urlFilters = (url: URLSearchParams) => taskFiltersQuery(taskFiltersFromQuery(queryRecord(url)));
 
 export function TasksPage({ initial }: { initial: TaskFilters }) {
   const can = useCan();
@@ -29,26 +33,26 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
   const [creating, setCreating] = useState(false);
   // The filters live in the URL: the server page hands over the ones it was asked
   // for, so the first render already shows them (nothing resets a box after
-  // hydration, which would drop what was typed before), then the URL follows them.
+  // hydration, which would drop what was typed before), then the URL follows them,
+  // and a link or Back to other filters sets them (components/use-url-view.ts).
   const [status, setStatus] = useState(initial.status);
   const [agentId, setAgentId] = useState(initial.agentId);
   const [tag, setTag] = useState(initial.tag);
   const [q, setQ] = useState(initial.q);
   const statusBox = useTypedBeforeHydration<HTMLSelectElement>(status, setStatus);
-  // (Not the agent picker: its options arrive later, so the served one shows "All".)
+  // (Not the agent picker: until its options arrive it offers only "All agents" and a
+  // link's agent.)
   const tagBox = useTypedBeforeHydration<HTMLInputElement>(tag, setTag);
   const qBox = useTypedBeforeHydration<HTMLInputElement>(q, setQ);
 
-  const params = new URLSearchParams();
-  if (status) params.set("status", status);
-  if (agentId) params.set("agentId", agentId);
-  if (tag.trim()) params.set("tag", tag.trim().toLowerCase());
-  if (q.trim()) params.set("q", q.trim());
-  const filters = params.toString();
-  useEffect(() => {
-    const next = filters ? `${window.location.pathname}?${filters}` : window.location.pathname;
-    if (next !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, "", next);
-  }, [filters]);
+  const filters = taskFiltersQuery({ status, agentId, tag, q });
+  useUrlView(filters, taskFiltersQuery(initial), urlFilters, (url) => {
+    const asked = taskFiltersFromQuery(queryRecord(url));
+    setStatus(asked.status);
+    setAgentId(asked.agentId);
+    setTag(asked.tag);
+    setQ(asked.q);
+  });
 
   const tasks = useInfiniteQuery({
     queryKey: ["tasks", filters],
@@ -101,7 +105,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           onChange={(event) => setAgentId(event.target.value)}
           data-testid="filter-agent"
         >
-          <AgentFilterOptions agents={agents.data?.agents ?? []} picked={agentId} loading={agents.isPending} />
+          <AgentFilterOptions agents={agents.data?.agents ?? []} picked={agentId} loading={agents.isPending} failed={agents.isError} />
         </Select>
         <Input
           aria-label="Tag"
