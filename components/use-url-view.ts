@@ -46,8 +46,3 @@ export function useUrlView(
     }
   }, [trigger, view]);
 }
-
-/** A URL query as the pages' parsers read it: each name with all its values. */
-export function queryRecord(query: URLSearchParams): Record<string, string[]> {
-  return Object.fromEntries([...new Set(query.keys())].map((name) => [name, query.getAll(name)]));
-}

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { api } from "@/lib/api-client";
 import { MEMORY_SOURCES } from "@/lib/contracts/memory";
 import { AgentFilterOptions } from "../agent-filter-options";
+import { pageQuery } from "../page-query";
 import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -13,7 +14,7 @@ import { Card, CardHeader, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useTypedBeforeHydration } from "../use-typed-before-hydration";
-import { queryRecord, useUrlView } from "../use-url-view";
+import { useUrlView } from "../use-url-view";
 import { InjectLearningDialog } from "./inject-learning-dialog";
 import { MemoryDetailDialog } from "./memory-detail-dialog";
 import { MemoryHealthPanel } from "./memory-health-panel";
@@ -82,7 +83,7 @@ function MemoryRow({
 }
 
 /** A URL's search and filters as the page writes them. */
-const urlView = (url: URLSearchParams) => memoryViewQuery(memoryViewFromQuery(queryRecord(url)));
+const urlView = (url: URLSearchParams) => memoryViewQuery(memoryViewFromQuery(pageQuery(url)));
 
 /**
  * One of the search's filters, named as in the page's URL (memory-view.ts). What was
@@ -137,7 +138,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
   // FilterSelect).
   const draftBox = useTypedBeforeHydration<HTMLInputElement>(draft, setDraft);
   useUrlView(memoryViewQuery({ q: query, ...filters, mode }), memoryViewQuery(initial), urlView, (url) => {
-    const asked = memoryViewFromQuery(queryRecord(url));
+    const asked = memoryViewFromQuery(pageQuery(url));
     setDraft(asked.q);
     setQuery(asked.q.trim());
     setFilters({ agentId: asked.agentId, scope: asked.scope, source: asked.source });

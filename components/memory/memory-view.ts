@@ -3,18 +3,14 @@
 // already shows a link's search and filters, and written back by the client page
 // (components/memory/memory-page.tsx) as they change. Not a client module, so the
 // server can call it.
-import { MEMORY_SCOPES, MEMORY_SOURCES } from "@/lib/contracts/memory";
-
-export const SEARCH_MODES = ["auto", "keyword", "vector", "hybrid"] as const;
+import { MEMORY_SCOPES, MEMORY_SOURCES, SEARCH_MODES } from "@/lib/contracts/memory";
+import { firstValue, type PageQuery } from "../page-query";
 
 export type MemoryView = { q: string; agentId: string; scope: string; source: string; mode: string };
 
 /** Reads the view from a page's query; a scope, source or mode the page does not offer reads as none. */
-export function memoryViewFromQuery(query: Record<string, string | string[] | undefined>): MemoryView {
-  const one = (key: string) => {
-    const value = query[key];
-    return (Array.isArray(value) ? value[0] : value) ?? "";
-  };
+export function memoryViewFromQuery(query: PageQuery): MemoryView {
+  const one = (name: string) => firstValue(query, name);
   const offered = (value: string, options: readonly string[]) => (options.includes(value) ? value : "");
   return {
     q: one("q"),

@@ -1,6 +1,7 @@
 // The task list's filters, shared by the server page that reads them from the URL
 // (app/(dashboard)/tasks/page.tsx) and the client list that shows them
 // (components/tasks/tasks-page.tsx). Not a client module, so the server can call it.
+import { firstValue, type PageQuery } from "../page-query";
 
 export const STATUS_FILTERS: { value: string; label: string }[] = [
   { value: "", label: "All statuses" },
@@ -16,11 +17,8 @@ export const STATUS_FILTERS: { value: string; label: string }[] = [
 export type TaskFilters = { status: string; agentId: string; tag: string; q: string };
 
 /** Reads the filters from a page's query, keeping only a status the list offers. */
-export function taskFiltersFromQuery(query: Record<string, string | string[] | undefined>): TaskFilters {
-  const one = (key: string) => {
-    const value = query[key];
-    return (Array.isArray(value) ? value[0] : value) ?? "";
-  };
+export function taskFiltersFromQuery(query: PageQuery): TaskFilters {
+  const one = (name: string) => firstValue(query, name);
   const status = one("status");
   return {
     status: STATUS_FILTERS.some((option) => option.value === status) ? status : "",

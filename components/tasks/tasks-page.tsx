@@ -9,6 +9,7 @@ import { useState } from "react";
 import { api } from "@/lib/api-client";
 import type { TaskDto, TaskStatus } from "@/lib/contracts/tasks";
 import { AgentFilterOptions } from "../agent-filter-options";
+import { pageQuery } from "../page-query";
 import { RelativeTime } from "../relative-time";
 import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
@@ -17,7 +18,7 @@ import { Card, PageHeader } from "../ui/card";
 import { Input, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useTypedBeforeHydration } from "../use-typed-before-hydration";
-import { queryRecord, useUrlView } from "../use-url-view";
+import { useUrlView } from "../use-url-view";
 import { CreateTaskDialog, useAgentsForTasks } from "./create-task-dialog";
 import { STATUS_FILTERS, type TaskFilters, taskFiltersFromQuery, taskFiltersQuery } from "./task-filters";
 import { TaskStatusBadge } from "./task-status-badge";
@@ -25,7 +26,7 @@ import { TaskStatusBadge } from "./task-status-badge";
 type Page = { tasks: TaskDto[]; nextCursor: string | null };
 
 /** A URL's filters as the page writes them. */
-const urlFilters = (url: URLSearchParams) => taskFiltersQuery(taskFiltersFromQuery(queryRecord(url)));
+const urlFilters = (url: URLSearchParams) => taskFiltersQuery(taskFiltersFromQuery(pageQuery(url)));
 
 export function TasksPage({ initial }: { initial: TaskFilters }) {
   const can = useCan();
@@ -47,7 +48,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
 
   const filters = taskFiltersQuery({ status, agentId, tag, q });
   useUrlView(filters, taskFiltersQuery(initial), urlFilters, (url) => {
-    const asked = taskFiltersFromQuery(queryRecord(url));
+    const asked = taskFiltersFromQuery(pageQuery(url));
     setStatus(asked.status);
     setAgentId(asked.agentId);
     setTag(asked.tag);

@@ -94,11 +94,13 @@ export const operatorCreateMemoryBodySchema = z.union([
   z.strictObject({ items: z.array(operatorMemorySchema).min(1).max(500) }),
 ]);
 
+/** auto: hybrid when embeddings are available, else keyword. The others force one path (to compare modes). */
+export const SEARCH_MODES = ["auto", "keyword", "vector", "hybrid"] as const;
+
 export const operatorSearchBodySchema = searchMemoryBodySchema.extend({
   /** Narrow agent-scope memories to one agent (swarm memories still match). */
   agentId: z.string().min(1).max(64).optional(),
-  /** auto: hybrid when embeddings are available, else keyword. The others force one path (to compare modes). */
-  mode: z.enum(["auto", "keyword", "vector", "hybrid"]).default("auto"),
+  mode: z.enum(SEARCH_MODES).default("auto"),
 });
 
 export const memoryDetailSchema = memoryResultSchema.omit({ score: true }).extend({
