@@ -154,13 +154,20 @@ describe("an explicit request is the operator's grant, never the agent's word", 
     expect(claude.reply.status).toBe(403);
   });
 
-  it("counts only inside the claimed task: not without the task id, not after it ends, not from another agent", async () => {
+  it("counts only inside the claimed task: named or not, not after it ends, not from another agent", async () => {
     const ctx = await agentOnTask("paranoid", ["SOUL"]);
-    expect((await soulWrite(ctx, {})).status).toBe(403);
+    // DESIGN.md's body is {content, baseVersionId, reason}: the task the agent has claimed is where the write comes from.
+    const unnamed = await soulWrite(ctx, {});
+    expect(unnamed.status).toBe(200);
+    expect(unnamed.body.status).toBe("applied");
+    const versions = (await admin().get(`/api/v1/agents/${ctx.agent.id}/identity/soul/versions`)).body.versions;
+    expect(versions[0]).toMatchObject({ id: unnamed.body.versionId, taskId: ctx.taskId });
     const other = await agentOnTask("paranoid", []);
     expect((await soulWrite(other, { taskId: ctx.taskId })).status).toBe(403);
+    expect((await soulWrite(other, {})).status).toBe(403);
     expect((await ctx.worker.post(`/api/worker/tasks/${ctx.taskId}/complete`, { output: "done" })).status).toBe(200);
     expect((await soulWrite(ctx, { taskId: ctx.taskId })).status).toBe(403);
+    expect((await soulWrite(ctx, {})).status).toBe(403);
   });
 
   it("a task still waiting for its worker carries the grant but does not honour it yet", async () => {
@@ -168,6 +175,7 @@ describe("an explicit request is the operator's grant, never the agent's word", 
     const worker = client(await workerToken(agent.id));
     const created = await admin().post("/api/v1/tasks", { title: "later", agentId: agent.id, identityGrant: ["SOUL"] });
     expect((await soulWrite({ agent, worker }, { taskId: created.body.task.id })).status).toBe(403);
+    expect((await soulWrite({ agent, worker }, {})).status).toBe(403);
   });
 
   it("the grant is shown on the task, can be changed until it ends, and every change is on the timeline and audited", async () => {

@@ -40,6 +40,15 @@ describe("approve", () => {
     expect(await versionCount(agent.id, "SOUL")).toBe(2);
   });
 
+  it("needs no body at all: every field of an approval is optional (DESIGN.md: {note?, content?})", async () => {
+    const { agent, proposalId } = await propose();
+    const reply = await admin().post(`/api/v1/proposals/${proposalId}/approve`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ edited: false });
+    expect((await current(agent.id, "soul")).content).toBe("# Soul\nproposed text\n");
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body).toMatchObject({ status: "approved", reviewNote: null });
+  });
+
   it("applies the reviewer's edited text and marks the proposal edited", async () => {
     const { agent, proposalId } = await propose();
     const reply = await admin().post(`/api/v1/proposals/${proposalId}/approve`, { content: "# Soul\nthe reviewer's version\n" });

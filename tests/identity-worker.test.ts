@@ -152,6 +152,30 @@ describe("stale bases", () => {
     expect(await versionCount(agent.id, "SOUL")).toBe(2);
   });
 
+  it("on power, the worker's resend of a stale write waits for an operator instead of overwriting the newer version", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "power" });
+    const base = await current(agent.id, "soul");
+    const operatorEdit = base.content.replace("## Core Values", "## Core Values (operator)");
+    const saved = await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, { content: operatorEdit, baseVersionId: base.versionId });
+    const agentText = base.content.replace("## Core Values", "## Core Values (agent)");
+    const stale = await put(worker, "soul", { content: agentText, baseVersionId: base.versionId });
+    expect(stale.status).toBe(409);
+    // The worker resends the agent's text against the current version (worker/sync.ts): DESIGN.md, "nothing is silently overwritten".
+    const resent = await put(worker, "soul", { content: agentText, baseVersionId: saved.body.versionId, mode: "review" });
+    expect(resent.status).toBe(202);
+    expect(resent.body).toMatchObject({ status: "pending", proposalId: expect.any(String) });
+    expect((await current(agent.id, "soul")).content).toBe(operatorEdit);
+    const proposal = await admin().get(`/api/v1/proposals/${resent.body.proposalId}`);
+    expect(proposal.body).toMatchObject({ status: "pending", proposedContent: agentText });
+    // An ordinary proposal on power is still a write (reference 002).
+    const proposed = await put(worker, "tools", {
+      content: "# TOOLS\npower notes",
+      baseVersionId: (await current(agent.id, "tools")).versionId,
+      mode: "propose",
+    });
+    expect(proposed.status).toBe(200);
+  });
+
   it("a newer proposal for the same file supersedes the pending one", async () => {
     const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
     const base = await current(agent.id, "soul");

@@ -153,6 +153,10 @@ describe("heartbeat", () => {
     expect(reply.body).toEqual({ cancelled: false, status: "in_progress" });
     const silent = await worker.post(`/api/worker/tasks/${task.id}/heartbeat`, {});
     expect(silent.body).toEqual({ cancelled: false, status: "in_progress" });
+    // DESIGN.md: heartbeat {progress?}: a heartbeat with no body at all is one too.
+    const bare = await worker.post(`/api/worker/tasks/${task.id}/heartbeat`);
+    expect(bare.status).toBe(200);
+    expect(bare.body).toEqual({ cancelled: false, status: "in_progress" });
     const detail = await admin().get(`/api/v1/tasks/${task.id}`);
     expect(detail.body.task.progress).toBe("halfway there");
     const progress = detail.body.events.filter((event: { type: string }) => event.type === "progress");
@@ -222,6 +226,9 @@ describe("complete and fail", () => {
     expect(noOutput.body.error.details[0].path).toBe("output");
     const emptyReason = await worker.post(`/api/worker/tasks/${task.id}/fail`, { failureReason: "   " });
     expect(emptyReason.status).toBe(400);
+    const bodiless = await worker.post(`/api/worker/tasks/${task.id}/complete`);
+    expect(bodiless.status).toBe(400);
+    expect(bodiless.body.error).toMatchObject({ code: "validation_failed", details: [expect.objectContaining({ path: "output" })] });
     const malformed = await worker.post(`/api/worker/tasks/${task.id}/complete`, undefined, { raw: "{not json" });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe("invalid_json");

@@ -13,13 +13,12 @@ import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
 import { watchFolder } from "./watch-tree";
-import { FILE_KINDS, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
+import { FILE_KINDS, MEMORY_DIR, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
 type SendOutcome = SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string; base?: string | null };
 export type SyncOutcome = { kind: IdentityKind; result: "applied" | "pending" | "refused" | "conflict_proposed" | "error"; detail: string };
 
-const MEMORY_DIR = "memory";
 const MAX_MEMORY_FILE_BYTES = 256 * 1024;
 
 /** A profile's refusal keeps the text as a proposal; say where the agent finds it. */
@@ -230,7 +229,8 @@ export class WorkspaceSync {
         content,
         baseVersionId: current ?? null,
         reason: `${reason}; the file changed since the task started (409 ${error.code}), so this is proposed against the current version`,
-        mode: "propose",
+        // Never applied as it stands, power profile included: it would overwrite the newer version unseen.
+        mode: "review",
         taskId,
       });
       if (result.status === "pending") {

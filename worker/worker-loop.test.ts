@@ -177,7 +177,8 @@ describe("worker --once with a scripted agent", { timeout: 60_000 }, () => {
     const worker = spawnWorker(env({ AGENT_COMMAND: agent("edit-identity.sh") }));
     expect(await worker.exited, worker.log()).toBe(0);
     const tools = app.state.proposals.find((p) => p.kind === "TOOLS");
-    expect(tools?.mode).toBe("propose");
+    // "review": a proposal on every profile, so the operator's newer version is never overwritten unseen.
+    expect(tools?.mode).toBe("review");
     expect(tools?.base).toBe(app.files.get("TOOLS")!.at(-1)!.id);
     expect(tools?.content).toContain("ripgrep is installed");
     expect(worker.log()).toMatch(/sync TOOLS\.md: 409 stale_base: resent as proposal/);

@@ -59,6 +59,24 @@ describe("prepareWorkspace", () => {
     expect(path.dirname(prepared.promptFile)).toBe(taskDir);
   });
 
+  it("gives the agent memory/ and memory/shared/ in its home, so a note written there at once becomes a memory", async () => {
+    await prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([]) });
+    expect(statSync(path.join(ws, "memory", "shared")).isDirectory()).toBe(true);
+    writeFileSync(path.join(ws, "memory", "lesson.md"), "kept");
+    await prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([]) });
+    expect(readFileSync(path.join(ws, "memory", "lesson.md"), "utf8")).toBe("kept");
+  });
+
+  it("makes no folder through a symlink the agent left at memory/", async () => {
+    const outside = path.join(root, "elsewhere");
+    mkdirSync(outside);
+    mkdirSync(ws);
+    symlinkSync(outside, path.join(ws, "memory"));
+    await prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([]) });
+    expect(readdirSync(outside)).toEqual([]);
+    expect(lstatSync(path.join(ws, "memory")).isSymbolicLink()).toBe(true);
+  });
+
   it("removes identity files the app no longer has (a retired BOOTSTRAP.md)", async () => {
     await prepareWorkspace({
       homeDir: ws,

@@ -14,6 +14,9 @@ import { pickStartupFile, type StartupFileName } from "../lib/setup-script/start
 import { currentAgentUser } from "./agent-user";
 
 /** Identity kinds that are plain files (the setup script goes into the start-up file instead). */
+/** The folder in the home whose files become the agent's memories (memory/shared/: the swarm's), worker/sync.ts. */
+export const MEMORY_DIR = "memory";
+
 export const FILE_KINDS = IDENTITY_KINDS.filter((kind) => kind !== "SETUP_SCRIPT");
 
 export type PreparedWorkspace = {
@@ -116,6 +119,8 @@ export async function prepareWorkspace({
     else await rm(target, { force: true });
   }
 
+  await ensureMemoryFolders(homeDir);
+
   const scripts = { global: bundle.setupScript.global, agent: bundle.setupScript.agent };
   const startup = await writeStartupFile(homeDir, scripts);
   const written = startup.content;
@@ -131,6 +136,28 @@ export async function prepareWorkspace({
     promptFile,
     systemPromptFile,
   };
+}
+
+/**
+ * memory/ and memory/shared/ in the home, made where missing, so a note written
+ * straight into them (no mkdir) becomes a memory (worker/sync.ts). Never through
+ * a symlink the agent left at either name (a root worker would make folders
+ * wherever it points): one folder at a time, each checked to be a real folder
+ * before the next is made in it. Something else at the name is left as it is;
+ * sync reads none of it.
+ */
+async function ensureMemoryFolders(homeDir: string): Promise<void> {
+  let parent = homeDir;
+  for (const name of [MEMORY_DIR, "shared"]) {
+    if (!(await lstat(parent)).isDirectory()) return;
+    const folder = path.join(parent, name);
+    try {
+      await mkdir(folder); // not recursive: a symlink at the name answers EEXIST, it is not followed
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    parent = folder;
+  }
 }
 
 /**

@@ -106,6 +106,9 @@ function tooLarge(limit: number) {
  */
 const unstorable = (text: string) => hasNul(text) || hasLoneSurrogate(text);
 
+/** A body of nothing but JSON whitespace. */
+const NO_BODY = /^[ \t\n\r]*$/;
+
 /** `jsonOnly`: the body must be declared JSON (a session-cookie request: see lib/http/same-origin.ts). */
 function tools(req: ApiRequest, params: Params, jsonOnly = false): RequestTools {
   // A path naming something by unstorable text names nothing that exists.
@@ -123,7 +126,9 @@ function tools(req: ApiRequest, params: Params, jsonOnly = false): RequestTools 
       const text = await readBody(req, limit);
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        // No body at all is an empty object: a call whose fields are all optional
+        // (a heartbeat, an approval) needs none; a call with required ones names them.
+        json = NO_BODY.test(text) ? {} : JSON.parse(text);
       } catch {
         throw new ApiError("invalid_json", "The request body is not valid JSON");
       }

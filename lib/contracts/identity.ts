@@ -98,11 +98,13 @@ export const workerPutIdentityBodySchema = z.strictObject({
    */
   trigger: triggerSchema.optional(),
   /**
-   * "write" (default) applies what the agent's profile allows; "propose" always
-   * queues a proposal for an operator (`swarm identity propose`, and the worker's
-   * retry of a 409 so that the agent's text is never lost).
+   * "write" (default) applies what the agent's profile allows; "propose" queues a
+   * proposal for an operator (`swarm identity propose`; on power a proposal is a
+   * write); "review" queues one on every profile, power too: the worker's retry of
+   * a 409, whose text was written against an older version, so that neither the
+   * agent's text is lost nor the newer version silently overwritten.
    */
-  mode: z.enum(["write", "propose"]).default("write"),
+  mode: z.enum(["write", "propose", "review"]).default("write"),
   /** The claimed task the write comes from; only its grant can make the write an explicit request. */
   taskId: z.string().max(64).optional(),
 });

@@ -31,8 +31,16 @@ describe("assemblePrompt", () => {
 
   it("never injects TOOLS.md but tells the agent to read it on demand", () => {
     const { systemPrompt } = assemblePrompt({ files, cap: 32_000 });
-    expect(systemPrompt).toContain("`/workspace/TOOLS.md`");
+    // DESIGN.md, "The agent's environment": its own files are in $SWARMDECK_HOME, apart from the project's checkout.
+    expect(systemPrompt).toContain("`$SWARMDECK_HOME/TOOLS.md`");
     expect(systemPrompt).toMatch(/NOT part of this\s+prompt/);
+  });
+
+  it("points the agent at its own files where the worker puts them, never at a fixed folder", () => {
+    const { systemPrompt } = assemblePrompt({ files, cap: 32_000 });
+    expect(systemPrompt).toContain("`$SWARMDECK_HOME/memory/`");
+    expect(systemPrompt).toContain("`$SWARMDECK_HOME/start-up.sh`");
+    expect(systemPrompt).not.toContain("/workspace");
   });
 
   it("is bootstrap mode with no SOUL: AGENT.md's rules first, then the ritual (issue 12)", () => {

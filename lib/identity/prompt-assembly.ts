@@ -13,7 +13,7 @@ export function promptFileCapChars(env: Record<string, string | undefined> = pro
 }
 
 export function truncationMarker(fileName: string, cut: number, total: number): string {
-  return `[… ${fileName} truncated: ${cut.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} characters shown (per-file cap). Read /workspace/${fileName} for the rest …]`;
+  return `[… ${fileName} truncated: ${cut.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} characters shown (per-file cap). Read $SWARMDECK_HOME/${fileName} for the rest …]`;
 }
 
 /** Cuts `content` at `cap` characters (at a line break when one is near) and says so visibly. */

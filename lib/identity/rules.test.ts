@@ -47,10 +47,41 @@ const GRANTED_WRITE: Record<string, Row> = {
   BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
 };
 
+// The worker's resend of a write refused as stale (409), written against an older
+// version: DESIGN.md's "nothing is silently overwritten" keeps it a proposal on power
+// too; the profile refuses it where it refuses a proposal.
+const STALE_RESEND: Record<string, Row> = {
+  SOUL: { paranoid: "profile_forbids", standard: "propose", power: "propose" },
+  IDENTITY: { paranoid: "profile_forbids", standard: "propose", power: "propose" },
+  USER: { paranoid: "profile_forbids", standard: "propose", power: "propose" },
+  CLAUDE: { paranoid: "profile_forbids", standard: "propose", power: "propose" },
+  SETUP_SCRIPT: { paranoid: "profile_forbids", standard: "propose", power: "propose" },
+  TOOLS: { paranoid: "propose", standard: "propose", power: "propose" },
+  HEARTBEAT: { paranoid: "propose", standard: "propose", power: "propose" },
+  AGENT: { paranoid: "locked", standard: "locked", power: "locked" },
+  CAPABILITIES: { paranoid: "locked", standard: "locked", power: "locked" },
+  BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
+};
+// The same resend inside a task granted that kind: reviewed on every profile.
+const GRANTED_STALE_RESEND: Record<string, Row> = {
+  SOUL: { paranoid: "propose", standard: "propose", power: "propose" },
+  IDENTITY: { paranoid: "propose", standard: "propose", power: "propose" },
+  USER: { paranoid: "propose", standard: "propose", power: "propose" },
+  CLAUDE: { paranoid: "propose", standard: "propose", power: "propose" },
+  SETUP_SCRIPT: { paranoid: "propose", standard: "propose", power: "propose" },
+  TOOLS: { paranoid: "propose", standard: "propose", power: "propose" },
+  HEARTBEAT: { paranoid: "propose", standard: "propose", power: "propose" },
+  AGENT: { paranoid: "locked", standard: "locked", power: "locked" },
+  CAPABILITIES: { paranoid: "locked", standard: "locked", power: "locked" },
+  BOOTSTRAP: { paranoid: "locked", standard: "locked", power: "locked" },
+};
+
 const TABLES = [
   { name: "agent-proposed write", granted: false, mode: "write", table: AGENT_WRITE },
   { name: "agent-proposed proposal", granted: false, mode: "propose", table: AGENT_PROPOSE },
   { name: "granted write", granted: true, mode: "write", table: GRANTED_WRITE },
+  { name: "stale resend", granted: false, mode: "review", table: STALE_RESEND },
+  { name: "granted stale resend", granted: true, mode: "review", table: GRANTED_STALE_RESEND },
 ] as const;
 
 describe("decideWrite: reference 002 per identity kind", () => {

@@ -14,7 +14,7 @@ import type { GRANTABLE_KINDS } from "@/lib/contracts/tasks";
 type GrantableKind = (typeof GRANTABLE_KINDS)[number];
 
 export type WriterKind = "operator" | "agent" | "lead";
-export type WriteMode = "write" | "propose";
+export type WriteMode = "write" | "propose" | "review";
 
 /** What happens to an agent-proposed change: applied, queued for an operator, or refused (text kept). */
 export type ProfileOutcome = "apply" | "queue" | "refuse";
@@ -60,6 +60,9 @@ export function profileOutcome(kind: IdentityKind, profile: SecurityProfile): Pr
  * `granted`: the write comes from a claimed task whose grant names this kind.
  * `mode: "propose"` (`swarm identity propose`) asks for a review even where a write
  * would apply, except on power, where a proposal is a write (reference 002).
+ * `mode: "review"` (the worker's resend of a write refused as stale) asks for one on
+ * power too: its text was written against an older version, and applying it would
+ * overwrite the newer one unseen. It is refused wherever a proposal would be.
  */
 export function decideWrite({
   kind,
@@ -80,7 +83,7 @@ export function decideWrite({
     return { outcome: "deny", code: "locked", message: `Agents cannot write ${kind}: it is set by operators only` };
   }
   if (mode === "propose" && profile === "power") return { outcome: "apply" };
-  if (granted) return mode === "propose" ? { outcome: "propose" } : { outcome: "apply" };
+  if (granted) return mode === "write" ? { outcome: "apply" } : { outcome: "propose" };
   if (rule === "refuse") {
     return {
       outcome: "deny",

@@ -159,10 +159,13 @@ export async function writeIdentityAsAgent({
   const writer = agent.role === "lead" ? "lead" : "agent";
   const author: Author = { type: writer, id: agent.id };
   // Only the agent's own task counts, for the timeline and for its grant; the grant
-  // only while the task is claimed (in progress) by this agent.
+  // only while the task is claimed (in progress) by this agent. A write that names no
+  // task (the body DESIGN gives: content, base, reason) comes from the task the agent
+  // is running: its most recently claimed one still in progress.
+  const select = { id: true, status: true, identityGrant: true } as const;
   const task = body.taskId
-    ? await db.task.findFirst({ where: { id: body.taskId, agentId: agent.id }, select: { id: true, status: true, identityGrant: true } })
-    : null;
+    ? await db.task.findFirst({ where: { id: body.taskId, agentId: agent.id }, select })
+    : await db.task.findFirst({ where: { agentId: agent.id, status: "in_progress" }, orderBy: { claimedAt: "desc" }, select });
   const taskId = task?.id ?? null;
   const granted = task?.status === "in_progress" && (JSON.parse(task.identityGrant) as string[]).includes(kind);
   const trigger: Trigger = granted ? "user_request" : "agent";

@@ -149,7 +149,7 @@ export async function startFakeApp(options: { token?: string; profile?: "paranoi
       }
       // The steering files follow the profile (lib/identity/rules.ts); no task of the fake carries a grant.
       const gated = ["SOUL", "IDENTITY", "USER", "CLAUDE", "SETUP_SCRIPT"].includes(kind);
-      if (payload.mode === "propose" || (gated && (options.profile ?? "standard") === "standard")) {
+      if (payload.mode === "propose" || payload.mode === "review" || (gated && (options.profile ?? "standard") === "standard")) {
         state.proposals.push({ kind, content: payload.content, base: payload.baseVersionId, mode: payload.mode });
         return json(res, 202, { status: "pending", proposalId: `proposal-${state.proposals.length}` });
       }

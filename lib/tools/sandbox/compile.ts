@@ -2,6 +2,7 @@
 // (its imports bundled in), so any worker can run the stored code without the
 // packages the writing worker happened to have. Compile errors are returned as
 // esbuild prints them: the agent reads them verbatim and fixes its source.
+import { isBuiltin } from "node:module";
 import path from "node:path";
 import { build, formatMessages, type Message, type Plugin } from "esbuild";
 
@@ -28,16 +29,46 @@ function packageRoot(): string {
   return import.meta.dirname ? path.resolve(import.meta.dirname, "..", "..", "..") : process.cwd();
 }
 
+/**
+ * A package name (`zod`, `@scope/name`), optionally with a subpath made of plain
+ * names: no `.` or `..` segment, no empty scope (`@/…` is the app's own path alias).
+ */
+const PACKAGE_SPECIFIER = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*(?:\/(?!\.{1,2}(?:\/|$))[\w.@~-]+)*$/i;
+
+/**
+ * What the agent's module may import: node: built-ins and packages installed in
+ * node_modules, nothing else. esbuild runs in the app (or the worker) with all of
+ * its rights, and whatever it resolves is bundled into the stored code: a file by
+ * path, the app's `@/…` alias or an import attribute (`with { type: "text" }`)
+ * would copy the app's files (its data folder, its secrets) into the tool.
+ */
+function refusal(args: { path: string; with: Record<string, string> }): string | null {
+  if (Object.keys(args.with).length > 0) return "import attributes (with { … }) are not allowed in a tool";
+  if (isBuiltin(args.path)) return null;
+  if (!PACKAGE_SPECIFIER.test(args.path)) return 'a tool is one module; import packages (e.g. "zod") or node: built-ins only';
+  return null;
+}
+
 function toolSource(source: string, resolveDir: string): Plugin {
   return {
     name: "swarmdeck-tool-source",
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: new RegExp(`^${SOURCE_NAMESPACE}:`) }, () => ({ path: SOURCE_FILE, namespace: SOURCE_NAMESPACE }));
       pluginBuild.onLoad({ filter: /.*/, namespace: SOURCE_NAMESPACE }, () => ({ contents: source, loader: "ts", resolveDir }));
-      // A tool is one module: files by path would pull whatever the worker can read into the stored code.
-      pluginBuild.onResolve({ filter: /^(\.|\/|[A-Za-z]:)/, namespace: SOURCE_NAMESPACE }, (args) => ({
-        errors: [{ text: `Could not resolve "${args.path}": a tool is one module; import packages (e.g. "zod") or node: built-ins only` }],
-      }));
+      // Every import of the agent's module; the packages' own imports are the packages' business.
+      pluginBuild.onResolve({ filter: /.*/, namespace: SOURCE_NAMESPACE }, async (args) => {
+        const problem = refusal(args);
+        if (problem) return { errors: [{ text: `Could not resolve "${args.path}": ${problem}` }] };
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (resolved.external) return resolved;
+        // A package lives in node_modules; anything else (a symlink out, say) is a file of the host.
+        if (!resolved.path.split(path.sep).includes("node_modules")) {
+          return { errors: [{ text: `Could not resolve "${args.path}": it is not an installed package` }] };
+        }
+        return { path: resolved.path, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
+      });
     },
   };
 }
@@ -58,6 +89,8 @@ export async function compileTool(source: string, { resolveDir = packageRoot() }
       minify: true,
       legalComments: "none",
       logLevel: "silent",
+      // No tsconfig.json of the host: its `paths` (the app's "@/*") would resolve the tool's imports into the app.
+      tsconfigRaw: {},
       plugins: [toolSource(source, resolveDir)],
     });
     const code = result.outputFiles[0]?.text ?? "";

@@ -62,6 +62,33 @@ describe("compiling", { timeout: 30_000 }, () => {
     expect(compiled).toMatchObject({ ok: false, errors: expect.stringContaining("a tool is one module") });
   });
 
+  // The app compiles built-in tool changes from its own root (lib/tools/builtin-changes.ts), where
+  // the app's files (data/, with its secrets) are one alias or attribute away.
+  for (const [what, source] of [
+    ["the app's @/ alias", 'import app from "@/package.json"; export default app;'],
+    ["the alias, required", 'export default require("@/package.json");'],
+    ["the alias, imported at run time", 'export default await import("@/package.json");'],
+    ["a package path that climbs out", 'import app from "zod/../../package.json"; export default app;'],
+    ["an import attribute", 'import text from "zod" with { type: "text" }; export default text;'],
+  ]) {
+    it(`refuses ${what}: nothing of the host's files reaches the stored code`, async () => {
+      const compiled = await compileTool(source as string, { resolveDir: process.cwd() });
+      expect(compiled.ok).toBe(false);
+      if (compiled.ok) return;
+      expect(compiled.errors).toMatch(/a tool is one module|not allowed in a tool|not an installed package/);
+    });
+  }
+
+  it("still bundles installed packages and Node's built-ins, by either name", async () => {
+    const result = await run(
+      toolSource(
+        'return { hash: createHash("sha256").update("x").digest("hex").slice(0, 8), sep: path.sep, zod: pkg.name };',
+        'import { createHash } from "node:crypto";\nimport path from "path";\nimport pkg from "zod/package.json";',
+      ),
+    );
+    expect(result).toMatchObject({ ok: true, output: { hash: "2d711642", sep: "/", zod: "zod" } });
+  });
+
   it("says what is wrong with a module that is not a tool", async () => {
     const compiled = await compileTool("export default { name: 1 };");
     if (!compiled.ok) throw new Error(compiled.errors);
