@@ -113,6 +113,20 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect(traversal.status).toBe(400);
     });
 
+    it("takes a task id only of the worker's own agent: another agent's task is 403 and nothing is stored", async () => {
+      const own = (await admin.post("/api/v1/tasks", { title: "alice's task", agentId: alice.agent.id })).body.task.id;
+      const foreign = (await admin.post("/api/v1/tasks", { title: "bob's task", agentId: bob.agent.id })).body.task.id;
+      const forged = await alice.api.post("/api/worker/memories", { name: "forged", content: "planted on bob's task", taskId: foreign });
+      expect(forged.status).toBe(403);
+      expect(forged.body.error.code).toBe("forbidden");
+      const unknown = await alice.api.post("/api/worker/memories", { name: "forged", content: "planted nowhere", taskId: "no-such-task" });
+      expect(unknown.status).toBe(403);
+      const search = await admin.post("/api/v1/memories/search", { query: "planted", mode: "keyword" });
+      expect(search.body.results).toEqual([]);
+      const [kept] = await store(alice.api, { name: "mine", content: "a lesson from my own task", taskId: own });
+      expect((await admin.get(`/api/v1/memories/${kept}`)).body.memory).toMatchObject({ sourceTaskId: own });
+    });
+
     it("turns any user text into a safe query and rejects bad input with clear errors, writing nothing", async () => {
       for (const query of ['"unbalanced AND (', "NEAR(a b", "name:* OR ^", "*** ((("]) {
         const reply = await alice.api.post("/api/worker/memories/search", { query });

@@ -13,6 +13,7 @@ beforeAll(async () => {
       SWARMDECK_WORKER_MEMORIES_PER_HOUR: "3",
       SWARMDECK_WORKER_PROPOSALS_PER_HOUR: "2",
       SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR: "2",
+      SWARMDECK_WORKER_TOOL_CHANGES_PER_HOUR: "2",
     },
   });
 });
@@ -87,5 +88,33 @@ describe("per-agent limits on the worker API", () => {
     expectLimited(await call(agent.token, "POST", "/api/worker/tasks", { title: "one too many" }), "offered_tasks", 2);
     const tasks = await call(app.adminToken, "GET", "/api/v1/tasks?limit=200");
     expect(JSON.stringify(tasks.body)).not.toContain("one too many");
+  });
+
+  it("tool writes and built-in changes: one count, the 3rd in an hour is refused before anything is compiled or stored", async () => {
+    const agent = await workerAgent("quota-tools");
+    const tool = (name: string) => ({
+      name,
+      description: `${name} counts words`,
+      source: `export default { name: "${name}" }`,
+      compiledCode: "export const tool = {};",
+      inputSchema: { type: "object", properties: {} },
+      testInput: {},
+      testOutput: 0,
+      testDurationMs: 5,
+      reason: "quota test",
+    });
+    expect((await call(agent.token, "POST", "/api/worker/tools", tool("first_tool"))).status).toBe(201);
+    expect((await call(agent.token, "POST", "/api/worker/tools", tool("second_tool"))).status).toBe(201);
+    expectLimited(await call(agent.token, "POST", "/api/worker/tools", tool("third_tool")), "tool_changes", 2);
+    const builtin = await call(agent.token, "POST", "/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: 'export default { name: "memory_search" }',
+      testInput: {},
+      reason: "quota test",
+    });
+    expectLimited(builtin, "tool_changes", 2);
+    const listed = await call(agent.token, "GET", "/api/worker/tools");
+    expect(listed.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(["first_tool", "second_tool"]);
+    expect(listed.body.builtins).toEqual([]);
   });
 });

@@ -6,14 +6,14 @@
 // resent as a proposal against the current version.
 import { createHash } from "node:crypto";
 import type { FSWatcher } from "node:fs";
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, type IdentityKind } from "../lib/contracts/identity";
 import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
 import { watchFolder } from "./watch-tree";
-import { FILE_KINDS, MEMORY_DIR, type PreparedWorkspace, readIfExists, writeOwnFile } from "./workspace";
+import { FILE_KINDS, MEMORY_DIR, type PreparedWorkspace, readHomeFile, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
 type SendOutcome = SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string; base?: string | null };
@@ -278,17 +278,9 @@ export class WorkspaceSync {
   private async syncMemory(): Promise<void> {
     const { api, log, taskId, homeDir } = this.options;
     for (const file of await this.memoryFiles()) {
-      const full = path.join(homeDir, file);
-      // Never through a symlinked folder: the real path must stay inside the home.
-      const real = await realpath(full).catch(() => null);
-      if (!real || !real.startsWith(`${await realpath(homeDir)}${path.sep}`)) continue;
-      // The agent may remove it at any moment: gone is skipped, not an error.
-      const size = await stat(full).then(
-        (info) => info.size,
-        () => null,
-      );
-      if (size === null || size > MAX_MEMORY_FILE_BYTES) continue;
-      const content = await readIfExists(full);
+      // Only what lies in the home when it is read (a folder swapped for a symlink is not followed out);
+      // gone (the agent may remove it at any moment), too large or not a plain file: skipped.
+      const content = await readHomeFile(homeDir, path.join(homeDir, file), MAX_MEMORY_FILE_BYTES).catch(() => null);
       if (!content?.trim() || this.memoryHashes.get(file) === hash(content)) continue;
       const scope = file.startsWith(`${MEMORY_DIR}/shared/`) ? "swarm" : "agent";
       try {

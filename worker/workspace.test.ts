@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bundle } from "../lib/contracts/tasks";
 import { SETUP_MARKER_START } from "../lib/setup-script/compose";
 import { fakeTask } from "./test-support/fake-app";
-import { prepareWorkspace, writeStartupFile } from "./workspace";
+import { prepareWorkspace, readHomeFile, writeStartupFile } from "./workspace";
 
 let root: string;
 let ws: string;
@@ -171,5 +171,24 @@ describe("prepareWorkspace", () => {
       prepareWorkspace({ homeDir: ws, taskDir, bundle: bundle([{ kind: "SOUL", path: "SOUL.md", content: "soul", versionId: "v1" }]) }),
     ).rejects.toThrow(/refusing to write SOUL.md: .* is a symlink or not a folder/);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe("readHomeFile", () => {
+  it("reads a file of the home, and nothing that lies outside it whichever way the name leads there", async () => {
+    const outside = path.join(root, "elsewhere");
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, "secret"), "the worker's environment");
+    mkdirSync(path.join(ws, "memory", "notes"), { recursive: true });
+    writeFileSync(path.join(ws, "memory", "notes", "lesson.md"), "use rg");
+    symlinkSync(outside, path.join(ws, "memory", "swapped"));
+    symlinkSync(path.join(outside, "secret"), path.join(ws, "memory", "link.md"));
+    writeFileSync(path.join(ws, "memory", "big.md"), "x".repeat(101));
+
+    expect(await readHomeFile(ws, path.join(ws, "memory", "notes", "lesson.md"), 100)).toBe("use rg");
+    expect(await readHomeFile(ws, path.join(ws, "memory", "swapped", "secret"), 100)).toBeNull();
+    expect(await readHomeFile(ws, path.join(ws, "memory", "link.md"), 100)).toBeNull();
+    expect(await readHomeFile(ws, path.join(ws, "memory", "big.md"), 100)).toBeNull();
+    expect(await readHomeFile(ws, path.join(ws, "memory", "gone.md"), 100)).toBeNull();
   });
 });

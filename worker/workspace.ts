@@ -5,7 +5,7 @@
 // app sends can point outside the home folder.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { IDENTITY_FILE_NAMES, IDENTITY_KINDS, type IdentityKind, identityKindSchema } from "../lib/contracts/identity";
 import type { Bundle } from "../lib/contracts/tasks";
@@ -46,6 +46,40 @@ export async function readIfExists(file: string): Promise<string | null> {
   try {
     if (!(await handle.stat()).isFile()) return null;
     return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A file under the agent's home, read only if what was opened lies inside it, and
+ * only up to `maxBytes` (null otherwise, or when it is gone or not a plain file).
+ * The agent owns the home and runs beside a worker that may be root: checking the
+ * path and then opening it would let the agent swap a folder on the way for a
+ * symlink (to /proc/<worker>/, say) in between, and the worker would read its own
+ * environment as a memory. So the file is opened first (never through a symlink
+ * at its own name), and the open file's real location (/proc/self/fd on Linux;
+ * elsewhere the path's real location) must be inside the home's.
+ */
+export async function readHomeFile(homeDir: string, file: string, maxBytes: number): Promise<string | null> {
+  const home = `${await realpath(homeDir)}${path.sep}`;
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR" || code === "ELOOP" || code === "ENOTDIR") return null;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > maxBytes) return null;
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => realpath(file).catch(() => null));
+    if (opened === null || !opened.startsWith(home)) return null;
+    // Read at most one byte past the limit: a file that grew since the stat is refused, not read whole.
+    const buffer = Buffer.alloc(maxBytes + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return bytesRead > maxBytes ? null : buffer.subarray(0, bytesRead).toString("utf8");
   } finally {
     await handle.close();
   }

@@ -1,5 +1,6 @@
 // How much one agent may store per period through the worker API: memories (and a
-// lead's learnings), identity writes and proposals, and offered tasks. A runaway or
+// lead's learnings), identity writes and proposals, offered tasks, and tool writes
+// and built-in tool changes. A runaway or
 // hijacked agent in a loop hits a 429 (rate_limited, with Retry-After) instead of
 // filling the database or the review queue. Counted in this process
 // (rate-limiter-flexible's memory store) on SQLite's one instance, in the database
@@ -12,7 +13,7 @@ import { usesPostgres } from "@/lib/db";
 import { rateLimited } from "@/lib/errors";
 import { pgPool } from "@/lib/pg";
 
-export type WorkerQuota = "memories" | "proposals" | "offered_tasks";
+export type WorkerQuota = "memories" | "proposals" | "offered_tasks" | "tool_changes";
 
 const PERIOD_SECONDS = 60 * 60;
 
@@ -25,6 +26,8 @@ const LIMITS: Record<WorkerQuota, { limit: number; what: string }> = {
   memories: { limit: perHour("SWARMDECK_WORKER_MEMORIES_PER_HOUR", 600), what: "memories stored" },
   proposals: { limit: perHour("SWARMDECK_WORKER_PROPOSALS_PER_HOUR", 60), what: "identity writes and proposals" },
   offered_tasks: { limit: perHour("SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR", 60), what: "tasks offered" },
+  // A built-in change is compiled and test-run on the app's own host (lib/tools/builtin-changes.ts).
+  tool_changes: { limit: perHour("SWARMDECK_WORKER_TOOL_CHANGES_PER_HOUR", 60), what: "tool writes and built-in tool changes" },
 };
 
 let limiters: Record<WorkerQuota, RateLimiterAbstract> | undefined;

@@ -17,6 +17,7 @@ import {
 import { db, type Tx, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { assertOwnTask } from "@/lib/tasks/task-owner";
 import { decideToolPolicy } from "./policy";
 
 type AgentRef = { id: string; name: string; securityProfile: SecurityProfile };
@@ -99,13 +100,6 @@ async function nextVersion(tx: Tx, toolId: string): Promise<number> {
   await lockTool(tx, toolId);
   const last = await tx.agentToolVersion.findFirst({ where: { toolId }, orderBy: { version: "desc" }, select: { version: true } });
   return (last?.version ?? 0) + 1;
-}
-
-/** A task named as the reason for a change must be this agent's own. */
-async function assertOwnTask(agentId: string, taskId: string | undefined) {
-  if (!taskId) return;
-  const task = await db.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
-  if (!task || task.agentId !== agentId) throw new ApiError("forbidden", "That task is not this agent's");
 }
 
 function actorFields(actor: Actor) {

@@ -10,6 +10,7 @@ import { isBuiltinToolName } from "@/lib/contracts/tools";
 import { db, usesPostgres } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { BuiltinToolChange } from "@/lib/generated/prisma/client";
+import { assertOwnTask } from "@/lib/tasks/task-owner";
 import { BUILTIN_TOOLS } from "../../worker/mcp/builtin-tools";
 import { toolPolicyFor } from "./agent-tools";
 import { builtinFilePath, ensureBuiltinRepo } from "./builtin-repo";
@@ -108,6 +109,7 @@ export async function stageBuiltinAsAgent({
   if (!isBuiltinToolName(body.name) || !BUILTIN_TOOLS.some((tool) => tool.name === body.name)) {
     throw new ApiError("bad_request", `"${body.name}" is not a built-in tool; write your own tool without --builtin`);
   }
+  await assertOwnTask(agent.id, body.taskId);
   const policy = await toolPolicyFor(agent);
   if (policy.changes === "forbidden") {
     throw new ApiError("profile_forbids", `This agent may not change its tools: ${policy.reason}`);

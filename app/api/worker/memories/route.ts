@@ -3,10 +3,12 @@ import { chargeWorkerQuota } from "@/lib/api/worker-quotas";
 import { workerCreateMemoryBodySchema } from "@/lib/contracts/memory";
 import { createMemories } from "@/lib/memory/memory-store";
 import { workerMemory } from "@/lib/memory/routes";
+import { assertOwnTask } from "@/lib/tasks/task-owner";
 
 // POST /api/worker/memories – store a memory for the calling agent (chunked) → 201 {ids}
 export const POST = workerRoute(async ({ body, principal, actor }) => {
   const input = await body(workerCreateMemoryBodySchema);
+  await assertOwnTask(principal.agent.id, input.taskId);
   await chargeWorkerQuota("memories", principal.agent.id);
   const { ids } = await createMemories({ items: [workerMemory(input, principal.agent.id)], actor });
   return created({ ids });

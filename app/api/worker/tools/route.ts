@@ -1,4 +1,5 @@
 import { accepted, created, workerRoute } from "@/lib/api/handler";
+import { chargeWorkerQuota } from "@/lib/api/worker-quotas";
 import { workerWriteToolBodySchema } from "@/lib/contracts/tools";
 import { listActiveTools, toolPolicyFor, writeToolAsAgent } from "@/lib/tools/agent-tools";
 import { listBuiltinOverrides } from "@/lib/tools/builtin-changes";
@@ -16,6 +17,7 @@ export const GET = workerRoute(async ({ principal }) => {
 // POST /api/worker/tools – a tool the worker compiled and tested: 201 applied, 202 pending review, 403, 409 built-in name
 export const POST = workerRoute(async ({ body, principal, actor }) => {
   const input = await body(workerWriteToolBodySchema, 4 * 1024 * 1024);
+  await chargeWorkerQuota("tool_changes", principal.agent.id);
   const { httpStatus, result } = await writeToolAsAgent({ agent: principal.agent, body: input, actor });
   return httpStatus === 202 ? accepted(result) : created(result);
 });
