@@ -29,20 +29,25 @@ export type PreparedWorkspace = {
   systemPromptFile: string;
 };
 
+/** `file` opened for reading, never through a symlink at its own name; null when it is gone, a folder or a symlink. */
+async function openNoFollow(file: string): Promise<FileHandle | null> {
+  try {
+    return await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR" || code === "ELOOP" || code === "ENOTDIR") return null;
+    throw error;
+  }
+}
+
 /**
  * Reads a file of the agent's home. The agent owns that folder, so a name may be a
  * symlink (to /proc/<worker>/environ, say): the worker never follows one, and reads
  * regular files only.
  */
 export async function readIfExists(file: string): Promise<string | null> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ELOOP" || code === "ENOTDIR") return null;
-    throw error;
-  }
+  const handle = await openNoFollow(file);
+  if (!handle) return null;
   try {
     if (!(await handle.stat()).isFile()) return null;
     return await handle.readFile("utf8");
@@ -63,14 +68,8 @@ export async function readIfExists(file: string): Promise<string | null> {
  */
 export async function readHomeFile(homeDir: string, file: string, maxBytes: number): Promise<string | null> {
   const home = `${await realpath(homeDir)}${path.sep}`;
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ELOOP" || code === "ENOTDIR") return null;
-    throw error;
-  }
+  const handle = await openNoFollow(file);
+  if (!handle) return null;
   try {
     const info = await handle.stat();
     if (!info.isFile() || info.size > maxBytes) return null;
