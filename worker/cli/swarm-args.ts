@@ -20,7 +20,7 @@ export const SWARM_USAGE = `usage:
 ${TOOL_USAGE}
   swarm mcp                       # the same tools as an MCP server on stdio
   swarm sync
-kinds: soul, identity, user, tools, claude, heartbeat, bootstrap, setup-script (agent and capabilities are locked)
+kinds: soul, identity, user, tools, claude, heartbeat, setup-script (agent, capabilities and bootstrap are locked)
 ${LEAD_USAGE}`;
 
 export type SwarmCommand =
