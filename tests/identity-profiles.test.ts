@@ -156,7 +156,7 @@ describe("an explicit request is the operator's grant, never the agent's word", 
 
   it("counts only inside the claimed task: named or not, not after it ends, not from another agent", async () => {
     const ctx = await agentOnTask("paranoid", ["SOUL"]);
-    // DESIGN.md's body is {content, baseVersionId, reason}: the task the agent has claimed is where the write comes from.
+    // docs/architecture.md's body is {content, baseVersionId, reason}: the task the agent has claimed is where the write comes from.
     const unnamed = await soulWrite(ctx, {});
     expect(unnamed.status).toBe(200);
     expect(unnamed.body.status).toBe("applied");

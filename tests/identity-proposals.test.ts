@@ -40,7 +40,7 @@ describe("approve", () => {
     expect(await versionCount(agent.id, "SOUL")).toBe(2);
   });
 
-  it("needs no body at all: every field of an approval is optional (DESIGN.md: {note?, content?})", async () => {
+  it("needs no body at all: every field of an approval is optional (docs/architecture.md: {note?, content?})", async () => {
     const { agent, proposalId } = await propose();
     const reply = await admin().post(`/api/v1/proposals/${proposalId}/approve`);
     expect(reply.status).toBe(200);

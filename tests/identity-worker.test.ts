@@ -160,7 +160,7 @@ describe("stale bases", () => {
     const agentText = base.content.replace("## Core Values", "## Core Values (agent)");
     const stale = await put(worker, "soul", { content: agentText, baseVersionId: base.versionId });
     expect(stale.status).toBe(409);
-    // The worker resends the agent's text against the current version (worker/sync.ts): DESIGN.md, "nothing is silently overwritten".
+    // The worker resends the agent's text against the current version (worker/sync.ts): docs/architecture.md, "nothing is silently overwritten".
     const resent = await put(worker, "soul", { content: agentText, baseVersionId: saved.body.versionId, mode: "review" });
     expect(resent.status).toBe(202);
     expect(resent.body).toMatchObject({ status: "pending", proposalId: expect.any(String) });

@@ -153,7 +153,7 @@ describe("heartbeat", () => {
     expect(reply.body).toEqual({ cancelled: false, status: "in_progress" });
     const silent = await worker.post(`/api/worker/tasks/${task.id}/heartbeat`, {});
     expect(silent.body).toEqual({ cancelled: false, status: "in_progress" });
-    // DESIGN.md: heartbeat {progress?}: a heartbeat with no body at all is one too.
+    // docs/architecture.md: heartbeat {progress?}: a heartbeat with no body at all is one too.
     const bare = await worker.post(`/api/worker/tasks/${task.id}/heartbeat`);
     expect(bare.status).toBe(200);
     expect(bare.body).toEqual({ cancelled: false, status: "in_progress" });

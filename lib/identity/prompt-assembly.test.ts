@@ -31,7 +31,7 @@ describe("assemblePrompt", () => {
 
   it("never injects TOOLS.md but tells the agent to read it on demand", () => {
     const { systemPrompt } = assemblePrompt({ files, cap: 32_000 });
-    // DESIGN.md, "The agent's environment": its own files are in $SWARMDECK_HOME, apart from the project's checkout.
+    // docs/architecture.md, "The agent's environment": its own files are in $SWARMDECK_HOME, apart from the project's checkout.
     expect(systemPrompt).toContain("`$SWARMDECK_HOME/TOOLS.md`");
     expect(systemPrompt).toMatch(/NOT part of this\s+prompt/);
   });

@@ -48,7 +48,7 @@ const GRANTED_WRITE: Record<string, Row> = {
 };
 
 // The worker's resend of a write refused as stale (409), written against an older
-// version: DESIGN.md's "nothing is silently overwritten" keeps it a proposal on power
+// version: docs/architecture.md's "nothing is silently overwritten" keeps it a proposal on power
 // too; the profile refuses it where it refuses a proposal.
 const STALE_RESEND: Record<string, Row> = {
   SOUL: { paranoid: "profile_forbids", standard: "propose", power: "propose" },

@@ -160,7 +160,7 @@ export async function writeIdentityAsAgent({
   const author: Author = { type: writer, id: agent.id };
   // Only the agent's own task counts, for the timeline and for its grant; the grant
   // only while the task is claimed (in progress) by this agent. A write that names no
-  // task (the body DESIGN gives: content, base, reason) comes from the task the agent
+  // task (the body docs/architecture.md gives: content, base, reason) comes from the task the agent
   // is running: its most recently claimed one still in progress.
   const select = { id: true, status: true, identityGrant: true } as const;
   const task = body.taskId
