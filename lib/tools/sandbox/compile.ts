@@ -35,38 +35,27 @@ function packageRoot(): string {
  */
 const PACKAGE_SPECIFIER = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*(?:\/(?!\.{1,2}(?:\/|$))[\w.@~-]+)*$/i;
 
-/**
- * What the agent's module may import: node: built-ins and packages installed in
- * node_modules, nothing else. esbuild runs in the app (or the worker) with all of
- * its rights, and whatever it resolves is bundled into the stored code: a file by
- * path, the app's `@/…` alias or an import attribute (`with { type: "text" }`)
- * would copy the app's files (its data folder, its secrets) into the tool.
- */
-function refusal(args: { path: string; with: Record<string, string> }): string | null {
-  if (Object.keys(args.with).length > 0) return "import attributes (with { … }) are not allowed in a tool";
-  if (isBuiltin(args.path)) return null;
-  if (!PACKAGE_SPECIFIER.test(args.path)) return 'a tool is one module; import packages (e.g. "zod") or node: built-ins only';
-  return null;
-}
-
 function toolSource(source: string, resolveDir: string): Plugin {
   return {
     name: "swarmdeck-tool-source",
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: new RegExp(`^${SOURCE_NAMESPACE}:`) }, () => ({ path: SOURCE_FILE, namespace: SOURCE_NAMESPACE }));
       pluginBuild.onLoad({ filter: /.*/, namespace: SOURCE_NAMESPACE }, () => ({ contents: source, loader: "ts", resolveDir }));
-      // Every import of the agent's module; the packages' own imports are the packages' business.
+      // Every import of the agent's module (the packages' own imports are the packages' business)
+      // may name node: built-ins and packages installed in node_modules, nothing else. esbuild runs
+      // in the app (or the worker) with all of its rights, and whatever it resolves is bundled into
+      // the stored code: a file by path, the app's `@/…` alias or an import attribute
+      // (`with { type: "text" }`) would copy the app's files (its data folder, its secrets) into the tool.
       pluginBuild.onResolve({ filter: /.*/, namespace: SOURCE_NAMESPACE }, async (args) => {
-        const problem = refusal(args);
-        if (problem) return { errors: [{ text: `Could not resolve "${args.path}": ${problem}` }] };
+        const refuse = (why: string) => ({ errors: [{ text: `Could not resolve "${args.path}": ${why}` }] });
+        if (Object.keys(args.with).length > 0) return refuse("import attributes (with { … }) are not allowed in a tool");
         if (isBuiltin(args.path)) return { path: args.path, external: true };
+        if (!PACKAGE_SPECIFIER.test(args.path)) return refuse('a tool is one module; import packages (e.g. "zod") or node: built-ins only');
         const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.external) return resolved;
         // A package lives in node_modules; anything else (a symlink out, say) is a file of the host.
-        if (!resolved.path.split(path.sep).includes("node_modules")) {
-          return { errors: [{ text: `Could not resolve "${args.path}": it is not an installed package` }] };
-        }
+        if (!resolved.path.split(path.sep).includes("node_modules")) return refuse("it is not an installed package");
         return { path: resolved.path, namespace: resolved.namespace, sideEffects: resolved.sideEffects };
       });
     },
