@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-// Debian's Chromium (never a downloaded browser): see SETUP-NOTES.md.
+// Debian's Chromium, never a downloaded browser (nothing here downloads a binary at install or run time).
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({

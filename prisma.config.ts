@@ -2,7 +2,7 @@
 // generate and migrate work with no engine download. DATABASE_URL chooses the
 // store: SQLite (prisma/schema.prisma, prisma/migrations, better-sqlite3) or
 // PostgreSQL (prisma/postgresql/, the pg adapter). The wrappers below work
-// around bugs of that engine (SETUP-NOTES.md, docs/postgresql.md).
+// around bugs of that engine (docs/postgresql.md).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";

@@ -56,25 +56,37 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
 test("learning-loop templates appear once a lead exists and install as enabled schedules", async ({ page }) => {
   await apiCall("POST", "/api/v1/agents", { name: uniqueName("lead"), role: "lead" });
   await signIn(page);
-  await page.goto("/schedules");
   const offer = page.getByTestId("lead-templates");
-  const before = (await apiCall("GET", "/api/v1/schedules/templates")).body.templates as Array<{ installed: boolean }>;
-  if (before.every((t) => t.installed)) {
-    // Another test added them already: the card is gone and the rows are there.
-    await expect(offer).toHaveCount(0);
-  } else {
-    await expect(offer.getByTestId("offered-template")).toHaveCount(4);
-    await expect(offer).toContainText("Weekly retrospective");
-    await expect(offer).toContainText("for every agent");
-    await offer.getByTestId("add-templates").click();
-    await expect(offer).toHaveCount(0);
+  // Start from no template installed (the test above made the daily digest from its template), so the
+  // offer is always there to install.
+  const existing = (await apiCall("GET", "/api/v1/schedules")).body.schedules as Array<{ id: string; templateKey: string | null }>;
+  for (const schedule of existing.filter((s) => s.templateKey)) {
+    expect((await apiCall("DELETE", `/api/v1/schedules/${schedule.id}`)).status).toBe(204);
   }
+  await page.goto("/schedules");
+  await expect(offer.getByTestId("offered-template")).toHaveCount(4);
+  await expect(offer).toContainText("Weekly retrospective");
+  await expect(offer).toContainText("Daily knowledge digest");
+  await expect(offer).toContainText("for every agent");
+  await offer.getByTestId("add-templates").click();
+  await expect(offer).toHaveCount(0);
+  const installed = (await apiCall("GET", "/api/v1/schedules")).body.schedules as Array<{ templateKey: string | null; enabled: boolean }>;
+  expect(
+    installed
+      .filter((s) => s.templateKey)
+      .map((s) => [s.templateKey, s.enabled])
+      .sort(),
+  ).toEqual([
+    ["daily-knowledge-digest", true],
+    ["monthly-swarm-review", true],
+    ["weekly-metrics-check", true],
+    ["weekly-retrospective", true],
+  ]);
   const row = (name: string) =>
     page.getByTestId("schedule-row").filter({ has: page.getByTestId("schedule-link").getByText(name, { exact: true }) });
   await expect(row("Weekly retrospective")).toContainText("for every agent");
   await expect(row("Weekly metrics check")).toContainText("for the lead(s)");
   await expect(row("Monthly swarm review")).toContainText("enabled");
-  // (The daily digest may already exist: the test above creates one from its template.)
 });
 
 test("a schedule's page lists its runs: tasks with links, and skipped runs with the reason", async ({ page }) => {

@@ -1,5 +1,5 @@
 // Copies Monaco's AMD build into public/monaco so the editor loads from the app
-// itself, never from a CDN (see SETUP-NOTES: the app must work offline).
+// itself, never from a CDN (the app must work offline).
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 

@@ -1,6 +1,6 @@
 // `npm run db:migrate -- <name>`: writes a new migration from the difference
 // between prisma/migrations and prisma/schema.prisma, then applies it.
-// (Prisma's `migrate dev --create-only` is broken with the JS engine; SETUP-NOTES.md.)
+// (Prisma's `migrate dev --create-only` is broken with the JS engine.)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

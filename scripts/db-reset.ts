@@ -1,6 +1,6 @@
 // `npm run db:reset`: deletes the SQLite database (and its -wal/-shm/-journal
 // files), applies every migration to a fresh one and seeds it.
-// (Prisma's `migrate reset` is broken with the JS engine; SETUP-NOTES.md.)
+// (Prisma's `migrate reset` is broken with the JS engine.)
 import { rmSync } from "node:fs";
 import { databaseFile } from "../lib/config/database-url";
 import { migrateDeploy } from "./launch";

@@ -188,10 +188,23 @@ describe("config", () => {
     const put = await admin().put("/api/v1/config", { scope: "agent", scopeId: agent.id, key: "MODEL", value: "opus" });
     expect(put.status).toBe(200);
     expect((await admin().get(`/api/v1/config?scope=agent&scopeId=${agent.id}`)).body.entries).toHaveLength(1);
-    expect((await admin().put("/api/v1/config", { scope: "agent", scopeId: "ghost", key: "MODEL", value: "x" })).status).toBe(404);
-    expect((await admin().put("/api/v1/config", { scope: "agent", key: "MODEL", value: "x" })).status).toBe(400);
-    expect((await admin().put("/api/v1/config", { scope: "global", scopeId: agent.id, key: "MODEL", value: "x" })).status).toBe(400);
-    expect((await admin().put("/api/v1/config", { scope: "global", key: "1bad key", value: "x" })).status).toBe(400);
+    // Bad scopes answer in the API's error shape and write nothing, neither globally nor for the agent.
+    const key = `MODEL_${agent.id.slice(-8).toUpperCase()}`;
+    const bad: Array<[Record<string, unknown>, number, string]> = [
+      [{ scope: "agent", scopeId: "ghost", key, value: "x" }, 404, "not_found"],
+      [{ scope: "agent", key, value: "x" }, 400, "validation_failed"],
+      [{ scope: "global", scopeId: agent.id, key, value: "x" }, 400, "validation_failed"],
+      [{ scope: "global", key: "1bad key", value: "x" }, 400, "validation_failed"],
+    ];
+    for (const [body, status, code] of bad) {
+      const reply = await admin().put("/api/v1/config", body);
+      expect(reply.status, JSON.stringify(body)).toBe(status);
+      expect(reply.body.error.code, JSON.stringify(body)).toBe(code);
+      expect(reply.body.error.message.length, JSON.stringify(body)).toBeGreaterThan(0);
+    }
+    expect((await admin().get(`/api/v1/config?key=${key}`)).body.entries).toEqual([]);
+    const entries = (await admin().get(`/api/v1/config?scope=agent&scopeId=${agent.id}`)).body.entries;
+    expect(entries.map((e: { key: string; value: string }) => [e.key, e.value])).toEqual([["MODEL", "opus"]]);
   });
 });
 

@@ -6,6 +6,7 @@
 // shape; and a request that failed changed nothing in the database.
 // Its own server (background jobs off, so only requests write) on a fresh database.
 import { readdirSync, readFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +102,18 @@ const ANSWER_WITHIN_MS = 45_000;
 
 async function call(method: string, url: string, headers: Record<string, string>, body?: string) {
   return fetch(`${app.baseUrl}${url}`, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+}
+
+/** The status of a bodiless GET, read with node:http, which takes the answer even when the server closes right after it. */
+function statusWithoutBody(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(`${app.baseUrl}${url}`, { headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+    request.setTimeout(ANSWER_WITHIN_MS, () => request.destroy(new Error("no answer")));
+  });
 }
 
 async function json(method: string, url: string, token: string, body?: unknown) {
@@ -330,8 +343,8 @@ describe("the API under generated requests", () => {
             // connection closed (scripts/serve.mjs); a client still sending its body then sees
             // EPIPE or a reset instead of the answer. That is the server refusing, not failing.
             if (url.length > 16_000) {
-              const head = await call(request.method === "HEAD" ? "HEAD" : "GET", url, headers).catch(() => null);
-              expect(head?.status ?? 431, `${request.method} ${url.slice(0, 200)}: ${String(error)}`).toBe(431);
+              // The same request line with no body gets the 431 itself.
+              expect(await statusWithoutBody(url, headers), `${request.method} ${url.slice(0, 200)}: ${String(error)}`).toBe(431);
               return;
             }
             throw error;

@@ -66,8 +66,10 @@ describe("strictness and caps", () => {
     ]) {
       const reply = await put(worker, slug, { content: "x", baseVersionId: null });
       expect(reply.status, slug).toBe(404);
-      // Some spellings never reach the route (the URL is normalised first); those that do answer in the API's shape.
-      if (typeof reply.body === "object" && reply.body) expect(reply.body.error.code, slug).toBe("not_found");
+      // Every spelling stays under /api/ once the URL is normalised ("%2e%2e" climbs to /api/worker/),
+      // so every answer is in the API's error shape, never a page.
+      expect(new URL(`http://host/api/worker/identity/${slug}`).pathname.startsWith("/api/"), slug).toBe(true);
+      expect(reply.body?.error?.code, slug).toBe("not_found");
     }
     expect(
       Number((await sql().get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "IdentityVersion" WHERE "agentId" = ?', [agent.id]))?.n),

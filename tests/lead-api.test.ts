@@ -217,9 +217,11 @@ describe("learnings from the lead", () => {
     expect((await admin().get("/api/v1/memories?source=lead_feedback&limit=200")).body.memories.length).toBe(before);
   });
 
-  it("put the CLAUDE.md note through the target's identity rules: the same outcome as the agent's own change", async () => {
-    const expected = { 200: "applied", 202: "pending", 403: "refused" } as Record<number, string>;
-    for (const securityProfile of ["paranoid", "standard", "power"]) {
+  it("put the CLAUDE.md note through the target's identity rules: refused, proposed, applied on paranoid, standard, power", async () => {
+    // docs/architecture.md: an agent-side change to CLAUDE.md is refused / proposed / applied on
+    // paranoid / standard / power, and the lead's note is such a change to the target.
+    const expected = { paranoid: "refused", standard: "pending", power: "applied" } as const;
+    for (const securityProfile of ["paranoid", "standard", "power"] as const) {
       const target = await member({ securityProfile });
       const reply = await lead.api.post("/api/worker/learnings", {
         targetAgent: target.name,
@@ -229,20 +231,14 @@ describe("learnings from the lead", () => {
       });
       expect(reply.status).toBe(201);
       expect(reply.body.memoryIds).toHaveLength(1);
+      expect(reply.body.claudeMd.status, securityProfile).toBe(expected[securityProfile]);
       const claude = await admin().get(`/api/v1/agents/${target.id}/identity/claude`);
-      const own = await target.api.put("/api/worker/identity/claude", {
-        content: `${claude.body.content ?? ""}\n- my own note\n`,
-        baseVersionId: claude.body.versionId,
-        reason: "my own change",
-        trigger: "agent",
-      });
-      expect(reply.body.claudeMd.status, securityProfile).toBe(expected[own.status]);
-      if (reply.body.claudeMd.status === "applied") {
+      if (securityProfile === "power") {
         expect(claude.body.content).toContain(`## Feedback from Lead\n\n- (preference) Keep pull requests small (${securityProfile})`);
       } else {
         expect(claude.body.content ?? "").not.toContain("Keep pull requests small");
       }
-      if (reply.body.claudeMd.status === "pending") {
+      if (securityProfile === "standard") {
         const proposal = await admin().get(`/api/v1/proposals/${reply.body.claudeMd.proposalId}`);
         expect(proposal.status).toBe(200);
         expect(JSON.stringify(proposal.body)).toContain("Keep pull requests small");

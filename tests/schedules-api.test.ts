@@ -145,7 +145,9 @@ describe("schedules API", () => {
     const created = await admin().post("/api/v1/schedules", body({ name: "Pool task" }));
     const run = await admin().post(`/api/v1/schedules/${created.body.schedule.id}/run`);
     expect(run.status).toBe(201);
-    expect(run.body.run.taskId).toBeTruthy();
+    const task = await admin().get(`/api/v1/tasks/${run.body.run.taskId}`);
+    expect(task.status).toBe(200);
+    expect(task.body.task).toMatchObject({ title: "Nightly sweep", status: "unassigned", agentId: null });
     const detail = await admin().get(`/api/v1/schedules/${created.body.schedule.id}`);
     expect(detail.body.runs).toHaveLength(1);
     expect(detail.body.schedule.lastTaskId).toBe(run.body.run.taskId);

@@ -25,7 +25,7 @@ describe("password hashing", { timeout: 30_000 }, () => {
     expect(await verifyPassword("anything", "")).toBe(false);
   });
 
-  it("answers false for an unknown account after doing the same work", async () => {
+  it("answers false for an unknown account: the decoy hash it checks against matches no password", async () => {
     expect(await verifyAgainstDecoy("whatever")).toBe(false);
   });
 });

@@ -33,9 +33,13 @@ describe("duration buckets", () => {
     hist[bucketOf(2000)] = 5;
     hist[bucketOf(60_000)] = 4;
     hist[bucketOf(600_000)] = 1;
-    expect(quantile(hist, 0.5)).toBe(bucketMidpoint(bucketOf(2000)));
-    expect(quantile(hist, 0.9)).toBe(bucketMidpoint(bucketOf(60_000)));
-    expect(quantile(hist, 1)).toBe(bucketMidpoint(bucketOf(600_000)));
+    // Nearest rank of ten: the median is the 5th value (2 s), p90 the 9th (60 s), p100 the 10th (600 s),
+    // each reported within the documented 9.05 %.
+    const near = (reported: number | null, truth: number) =>
+      expect(Math.abs((reported as number) - truth) / truth).toBeLessThanOrEqual(0.0905);
+    near(quantile(hist, 0.5), 2000);
+    near(quantile(hist, 0.9), 60_000);
+    near(quantile(hist, 1), 600_000);
     expect(quantile(emptyHistogram(), 0.5)).toBeNull();
   });
 
