@@ -80,3 +80,17 @@ export function seedBareRepository(origin: string): void {
   git("commit", "--quiet", "-m", "initial");
   git("push", "--quiet", "origin", "HEAD:main");
 }
+
+/** One agent's memories (newest first) through the operator API, optionally of one source. */
+export async function agentMemories(target: Target, agentId: string, source?: string) {
+  const query = new URLSearchParams({ agentId, limit: "200", ...(source ? { source } : {}) });
+  const reply = await call(target, "GET", `/api/v1/memories?${query}`);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.memories as any[];
+}
+
+/** The progress notes on a task's timeline (what the worker sent with its heartbeats). */
+export async function progressNotes(target: Target, taskId: string) {
+  const { events } = await getTask(target, taskId);
+  return events.filter((event: { type: string }) => event.type === "progress").map((event: { message: string }) => event.message);
+}

@@ -1,12 +1,11 @@
-// The git workflow against real local bare repositories (reference 004).
+// The git workflow against real local bare repositories (reference 004). The worker
+// process doing it against the real app is tests/worker-git-workspace.test.ts.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentRerun, finishTaskBranch, isGitWorkspace, prepareTaskBranch } from "./git-workflow";
-import { type FakeApp, fakeTask, startFakeApp } from "./test-support/fake-app";
-import { FIXTURES, spawnWorker } from "./test-support/run-worker";
 
 let root: string;
 let origin: string;
@@ -219,38 +218,5 @@ describe("git workflow", () => {
     );
     expect(reruns).toBe(3);
     expect(originFile("app.txt")).toContain("line 2 by bob");
-  });
-});
-
-describe("worker in a git workspace", { timeout: 60_000 }, () => {
-  let app: FakeApp;
-  beforeEach(async () => {
-    app = await startFakeApp();
-  });
-  afterEach(() => app.close());
-
-  it("merges the agent's change into main and completes with a note; a failing merge gives the task back", async () => {
-    const env = {
-      SWARMDECK_URL: app.url,
-      SWARMDECK_TOKEN: app.token,
-      WORKSPACE_DIR: path.join(root, "ws-ada"),
-      REPO_URL: origin,
-      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
-    };
-    app.queue.push(fakeTask("t1", { title: "add a line" }));
-    const worker = spawnWorker(env);
-    expect(await worker.exited, worker.log()).toBe(0);
-    expect(app.finished.get("t1")?.status, worker.log()).toBe("completed");
-    expect(app.finished.get("t1")?.body.output).toMatch(/merged task-t1 into main at [0-9a-f]{12}/);
-    expect(originFile("change-t1.txt")).toBe("line from t1");
-    expect(sh(origin, "log", "-1", "--format=%s", "main")).toBe("task-t1: add a line");
-    expect(sh(origin, "ls-tree", "--name-only", "main")).not.toContain("SOUL.md");
-
-    commitToMain(clone("bob"), "verify.sh", "#!/bin/bash\necho 'types: 1 error'; exit 1\n");
-    app.queue.push(fakeTask("t2", { title: "break it" }));
-    const second = spawnWorker({ ...env, VERIFY_RETRIES: "1" });
-    expect(await second.exited, second.log()).toBe(0);
-    expect(app.finished.get("t2")?.status).toBe("released");
-    expect(app.finished.get("t2")?.body.reason).toMatch(/git workflow: verification failed after 1 fix attempt\(s\)[\s\S]*types: 1 error/);
   });
 });

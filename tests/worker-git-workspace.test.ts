@@ -1,0 +1,77 @@
+// The worker in a git workspace (worker/README.md, "The loop", step 6): the real
+// worker process against the real app (global setup) on a local bare repository.
+// The git workflow's own steps (rebase, conflicts, verify retries) are unit tests in
+// worker/git-workflow.test.ts.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
+import { server } from "./support/client";
+import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
+
+let target: Target;
+let root: string;
+let origin: string;
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const originFile = (file: string) => sh(origin, "show", `main:${file}`);
+const regExpText = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Another developer's commit straight onto main. */
+function commitToMain(name: string, file: string, content: string) {
+  const dir = path.join(root, name);
+  sh(root, "clone", "--quiet", origin, dir);
+  writeFileSync(path.join(dir, file), content);
+  sh(dir, "add", file);
+  sh(dir, "-c", `user.name=${name}`, "-c", `user.email=${name}@test.local`, "commit", "--quiet", "-m", `edit ${file}`);
+  sh(dir, "push", "--quiet", "origin", "HEAD:main");
+}
+
+beforeAll(() => {
+  target = server();
+});
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-git-"));
+  origin = path.join(root, "origin.git");
+  seedBareRepository(origin);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("worker in a git workspace", { timeout: 120_000 }, () => {
+  it("merges the agent's change into main and completes with a note; a failing merge gives the task back", async () => {
+    const agent = await agentWithToken(target);
+    const env = {
+      SWARMDECK_URL: target.baseUrl,
+      SWARMDECK_TOKEN: agent.token,
+      WORKSPACE_DIR: path.join(root, "ws-ada"),
+      REPO_URL: origin,
+      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
+      POLL_WAIT_MS: "2000",
+    };
+    const first = await createTask(target, { title: "add a line", agentId: agent.id });
+    const run = spawnWorker(env);
+    expect(await run.exited, run.log()).toBe(0);
+    const done = (await getTask(target, first)).task;
+    expect(done.status, run.log()).toBe("completed");
+    expect(done.output).toMatch(new RegExp(`merged task-${regExpText(first)} into main at [0-9a-f]{12}`));
+    expect(originFile(`change-${first}.txt`)).toBe(`line from ${first}`);
+    expect(sh(origin, "log", "-1", "--format=%s", "main")).toBe(`task-${first}: add a line`);
+    expect(sh(origin, "ls-tree", "--name-only", "main")).not.toContain("SOUL.md");
+
+    commitToMain("bob", "verify.sh", "#!/bin/bash\necho 'types: 1 error'; exit 1\n");
+    const mainBefore = sh(origin, "rev-parse", "main");
+    const second = await createTask(target, { title: "break it", agentId: agent.id });
+    const again = spawnWorker({ ...env, VERIFY_RETRIES: "1" });
+    expect(await again.exited, again.log()).toBe(0);
+    // Given back (worker/README.md: "A git failure gives the task back (release) with the reason"): to its agent, with the reason on its timeline.
+    const { task, events } = await getTask(target, second);
+    expect(task.status, again.log()).toBe("pending");
+    expect(task.agentId).toBe(agent.id);
+    const released = events.filter((event: { type: string }) => event.type === "released");
+    expect(released, JSON.stringify(events)).toHaveLength(1);
+    expect(released[0].data.reason).toMatch(/git workflow: verification failed after 1 fix attempt\(s\)[\s\S]*types: 1 error/);
+    expect(sh(origin, "rev-parse", "main")).toBe(mainBefore);
+  });
+});
