@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bundle } from "../lib/contracts/tasks";
 import { SETUP_MARKER_START } from "../lib/setup-script/compose";
-import { fakeTask } from "./test-support/fake-app";
+import { taskDto } from "./test-support/task-dto";
 import { prepareWorkspace, readHomeFile, writeStartupFile } from "./workspace";
 
 let root: string;
@@ -30,7 +30,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function bundle(files: Bundle["files"], agent = "", global = ""): Bundle {
   return {
-    task: fakeTask("t1"),
+    task: taskDto("t1"),
     files,
     setupScript: { global, agent, composed: "" },
     systemPrompt: "sys",
