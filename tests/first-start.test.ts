@@ -23,7 +23,8 @@ const SHARED_SECRETS = { NEXTAUTH_SECRET: "a".repeat(43), SWARMDECK_ENCRYPTION_K
 
 type Started = { baseUrl: string; output: () => string; stop: () => Promise<void> };
 
-async function npmStart(): Promise<Started> {
+/** `npm start` as package.json runs it (scripts/start.mjs); `viaNpm` runs it through npm itself, as a user would. */
+async function npmStart(options: { viaNpm?: boolean } = {}): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", SWARMDECK_DATA_DIR: dataDir };
   for (const name of [
@@ -41,12 +42,8 @@ async function npmStart(): Promise<Started> {
   env.DATABASE_URL = postgres ? (await postgres).url : `file:${path.join(dataDir, "swarmdeck.db")}`;
   // PostgreSQL: the secrets every instance shares come from the environment (lib/env.ts).
   if (postgres) Object.assign(env, SHARED_SECRETS);
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const [command, args] = options.viaNpm ? ["npm", ["start"]] : [process.execPath, ["scripts/start.mjs"]];
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   running.push(child);
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
@@ -149,6 +146,21 @@ describe("npm start on a fresh clone", () => {
     const names = ((await list.json()) as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name);
     expect(names).toContain("kept-across-restarts");
     await second.stop();
+  }, 240_000);
+
+  it("stops, server and all, when npm itself gets SIGTERM (as a terminal, systemd or a process manager sends it)", async () => {
+    const started = await npmStart({ viaNpm: true });
+    const npm = running.at(-1)!;
+    // npm runs the server itself, with no shell in between that would die and leave the server orphaned.
+    expect(groupCommands(npm.pid!).filter((command) => /node scripts\/start\.mjs$/.test(command))).toHaveLength(1);
+    expect(groupCommands(npm.pid!).filter((command) => /^(\/bin\/)?sh /.test(command))).toEqual([]);
+    const exited = new Promise((resolve) => npm.once("exit", resolve));
+    process.kill(npm.pid!, "SIGTERM");
+    await exited;
+    const deadline = Date.now() + 30_000;
+    while (groupCommands(npm.pid!).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(groupCommands(npm.pid!), started.output()).toEqual([]);
+    await expect(fetch(`${started.baseUrl}/api/health`)).rejects.toThrow();
   }, 240_000);
 
   it("stops a PostgreSQL start that lacks the secrets every instance must share, naming both and no password", () => {

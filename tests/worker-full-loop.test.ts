@@ -222,4 +222,22 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     expect(task.status).toBe("pending");
     expect(JSON.stringify(events)).toContain("the worker was stopped before the task finished");
   });
+
+  it("gives the task back when `npm run worker` itself gets SIGTERM: npm hands it to the worker, which never outlives it", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "interrupted through npm", agentId: agent.id });
+    const run = spawnWorker(
+      { SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: agent.token, WORKSPACE_DIR: workspace(), AGENT_COMMAND: fixtureAgent("sleep.sh") },
+      [],
+      { viaNpm: true },
+    );
+    await run.waitFor("agent started");
+    run.child.kill("SIGTERM");
+    // The worker writes to npm's output: it closes only once the worker process itself has exited.
+    await run.exited;
+    expect(run.log()).toContain("SIGTERM: stopping");
+    const { task, events } = await waitForTask(target, taskId, (t) => t.status !== "in_progress");
+    expect(task.status).toBe("pending");
+    expect(JSON.stringify(events)).toContain("the worker was stopped before the task finished");
+  });
 });

@@ -7,9 +7,13 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** Workers of this test file still running (stopped after the file: tests/support/stop-workers.ts). */
 const running = new Set<ChildProcess>();
 
-export function spawnWorker(env: Record<string, string>, args: string[] = ["--once"]) {
+/** `viaNpm`: through `npm run worker`, as worker/README.md starts it outside Docker. */
+export function spawnWorker(env: Record<string, string>, args: string[] = ["--once"], options: { viaNpm?: boolean } = {}) {
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "worker", "main.ts"), ...args], {
+  const [command, commandArgs] = options.viaNpm
+    ? ["npm", ["run", "--silent", "worker", "--", ...args]]
+    : [process.execPath, ["--import", "tsx", path.join(ROOT, "worker", "main.ts"), ...args]];
+  const child: ChildProcess = spawn(command, commandArgs, {
     cwd: ROOT,
     // Tests run the agent as the worker's user unless they set AGENT_USER (tests/worker-escape.test.ts
     // checks the separation, and that a root worker without AGENT_USER or this opt-out refuses to start).
