@@ -3,7 +3,7 @@
 // memory/) in home/ beside it, exported to the agent as SWARMDECK_HOME. Keeping
 // them apart is what keeps the agent's identity out of the project's commits and
 // leaves a project's own CLAUDE.md, TOOLS.md, start-up.sh or memory/ as they are.
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
@@ -32,19 +32,35 @@ export function layoutOf(root: string): Omit<WorkspaceLayout, "git"> {
 
 export class WorkspaceError extends Error {}
 
+/** The git work tree `dir` is in (its top level), if any. */
+async function enclosingWorkTree(dir: string): Promise<string | null> {
+  const result = await git(dir, ["rev-parse", "--show-toplevel"]);
+  return result.ok && result.stdout.trim() ? realpathSync(result.stdout.trim()) : null;
+}
+
+/** A repository address as git clone reads it: a URL or scp-like address as is, a path from `root`. */
+function sameRepository(a: string, b: string, root: string): boolean {
+  const address = (url: string) => (/^[a-z][a-z0-9+.-]*:\/\/|^[^/]+@[^/]+:/i.test(url) ? url : path.resolve(root, url));
+  return address(a).replace(/\/+$/, "") === address(b).replace(/\/+$/, "");
+}
+
 /**
  * Creates the layout at worker start: home/, and project/ cloned from REPO_URL when
  * it is not there yet (a restart with a kept volume reuses the clone; the task
- * branch step fetches). A WORKSPACE_DIR that is itself a checkout is refused: the
- * worker's files would land in the project's tree.
+ * branch step fetches). A WORKSPACE_DIR that is a checkout, or inside one, is
+ * refused: the worker's files would land in the project's tree. So is a kept
+ * clone of another repository than REPO_URL: its tasks would land there.
  */
 export async function ensureWorkspace({ root, repoUrl, log }: { root: string; repoUrl: string; log: Logger }): Promise<WorkspaceLayout> {
   const layout = layoutOf(root);
   await mkdir(layout.root, { recursive: true });
-  if (existsSync(path.join(layout.root, ".git")) || (await isGitWorkspace(layout.root).catch(() => false))) {
+  const enclosing = existsSync(path.join(layout.root, ".git")) ? layout.root : await enclosingWorkTree(layout.root).catch(() => null);
+  if (enclosing) {
+    const where = enclosing === realpathSync(layout.root) ? "is itself a git checkout" : `is inside the git checkout ${enclosing}`;
     throw new WorkspaceError(
-      `WORKSPACE_DIR (${layout.root}) is itself a git checkout. The worker keeps the project's checkout in ${PROJECT_FOLDER}/ inside it ` +
-        `and the agent's own files in ${HOME_FOLDER}/ beside it: point WORKSPACE_DIR at an empty folder and set REPO_URL to the repository.`,
+      `WORKSPACE_DIR (${layout.root}) ${where}, so the agent's own files would show in the project's tree. The worker keeps the ` +
+        `project's checkout in ${PROJECT_FOLDER}/ inside it and the agent's own files in ${HOME_FOLDER}/ beside it: point WORKSPACE_DIR ` +
+        "at an empty folder outside any checkout and set REPO_URL to the repository.",
     );
   }
   await mkdir(layout.home, { recursive: true });
@@ -63,5 +79,15 @@ export async function ensureWorkspace({ root, repoUrl, log }: { root: string; re
   }
   await mkdir(layout.project, { recursive: true });
   const isGit = await isGitWorkspace(layout.project).catch(() => false);
+  if (repoUrl && isGit) {
+    const origin = await git(layout.project, ["remote", "get-url", "origin"]);
+    const cloned = origin.stdout.trim();
+    if (origin.ok && !sameRepository(cloned, repoUrl, layout.root)) {
+      throw new WorkspaceError(
+        `${layout.project} is a clone of ${cloned}, but REPO_URL is ${repoUrl}; refusing to work one repository's tasks into another. ` +
+          `Set REPO_URL back, or move ${layout.project} away (after pushing anything of value) to clone ${repoUrl}.`,
+      );
+    }
+  }
   return { ...layout, git: isGit };
 }

@@ -1,0 +1,73 @@
+// The layout under WORKSPACE_DIR (worker/README.md, "The workspace"), on real git
+// repositories: the agent's files never inside a checkout, and a kept clone only
+// ever worked for the repository REPO_URL names.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "./log";
+import { ensureWorkspace } from "./workspace-layout";
+
+let root: string;
+const log = createLogger(() => {});
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+
+/** A bare repository with one commit on main. */
+function repository(name: string): string {
+  const bare = path.join(root, `${name}.git`);
+  sh(root, "init", "--quiet", "--bare", "--initial-branch=main", bare);
+  const seed = path.join(root, `${name}-seed`);
+  sh(root, "clone", "--quiet", bare, seed);
+  writeFileSync(path.join(seed, "app.txt"), `${name}\n`);
+  sh(seed, "add", ".");
+  sh(seed, "commit", "--quiet", "-m", "initial");
+  sh(seed, "push", "--quiet", "origin", "HEAD:main");
+  return bare;
+}
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-layout-"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("ensureWorkspace", () => {
+  it("clones REPO_URL into project/ with home/ beside it, and reuses the clone on a restart", async () => {
+    const origin = repository("shop");
+    const ws = path.join(root, "ws");
+    const first = await ensureWorkspace({ root: ws, repoUrl: origin, log });
+    expect(first).toMatchObject({ project: path.join(ws, "project"), home: path.join(ws, "home"), git: true });
+    expect(readdirSync(first.project)).toContain("app.txt");
+    writeFileSync(path.join(first.project, "work-in-progress.txt"), "kept\n");
+    const again = await ensureWorkspace({ root: ws, repoUrl: origin, log });
+    expect(again.git).toBe(true);
+    expect(existsSync(path.join(again.project, "work-in-progress.txt"))).toBe(true);
+  });
+
+  it("refuses a WORKSPACE_DIR that is a checkout, or inside one, creating nothing there", async () => {
+    const origin = repository("shop");
+    const checkout = path.join(root, "checkout");
+    sh(root, "clone", "--quiet", origin, checkout);
+    await expect(ensureWorkspace({ root: checkout, repoUrl: origin, log })).rejects.toThrow(/is itself a git checkout/);
+    const inside = path.join(checkout, "src", "ws");
+    mkdirSync(path.dirname(inside), { recursive: true });
+    await expect(ensureWorkspace({ root: inside, repoUrl: origin, log })).rejects.toThrow(
+      new RegExp(`is inside the git checkout ${checkout.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    );
+    // The project's status is as it was: no home/, no project/, no agent files.
+    expect(sh(checkout, "status", "--porcelain")).toBe("");
+  });
+
+  it("refuses a kept clone of another repository than REPO_URL, naming both", async () => {
+    const first = repository("shop");
+    const second = repository("billing");
+    const ws = path.join(root, "ws");
+    await ensureWorkspace({ root: ws, repoUrl: first, log });
+    await expect(ensureWorkspace({ root: ws, repoUrl: second, log })).rejects.toThrow(
+      `${path.join(ws, "project")} is a clone of ${first}, but REPO_URL is ${second}`,
+    );
+    // The same repository written another way (a trailing slash) is the same repository.
+    expect((await ensureWorkspace({ root: ws, repoUrl: `${first}/`, log })).git).toBe(true);
+  });
+});
