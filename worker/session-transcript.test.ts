@@ -2,7 +2,7 @@
 // Claude Code writes under its projects folder (records chained by uuid; user
 // prompts as strings, assistant turns as content blocks; tool results as user
 // records; summary / file-history-snapshot / system records beside them).
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -112,5 +112,37 @@ describe("sessionTranscript", () => {
       transcript: "it built",
     });
     expect(await sessionTranscript({ harness: "claude", cwd: "/elsewhere", since: 0, output: "", env })).toBeNull();
+  });
+
+  it("without CLAUDE_CONFIG_DIR reads ~/.claude of the HOME Claude Code ran with (the agent's user's), not the worker's", async () => {
+    const folder = path.join(config, ".claude", "projects", claudeProjectFolder(cwd));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "5f1c.jsonl"), jsonl);
+    const { CLAUDE_CONFIG_DIR: _unset, ...rest } = process.env;
+    const found = await sessionTranscript({
+      harness: "claude",
+      cwd,
+      since: Date.now() - 60_000,
+      output: "stdout",
+      env: { ...rest, HOME: config },
+    });
+    expect(found?.source).toBe("claude_transcript");
+    expect(found?.transcript).toContain("Fixed: login() needed await.");
+  });
+
+  it("does not follow a transcript name the agent made a symlink to a file outside its config folder", async () => {
+    const folder = path.join(config, "projects", claudeProjectFolder(cwd));
+    mkdirSync(folder, { recursive: true });
+    const secret = mkdtempSync(path.join(tmpdir(), "swarmdeck-secret-"));
+    try {
+      // A file of the worker's, in Claude Code's own format, that the agent cannot read itself.
+      writeFileSync(path.join(secret, "worker.jsonl"), jsonl.replace("Fixed: login() needed await.", "SWARMDECK_TOKEN=sdw_secret"));
+      symlinkSync(path.join(secret, "worker.jsonl"), path.join(folder, "5f1c.jsonl"));
+      const env = { ...process.env, CLAUDE_CONFIG_DIR: config };
+      const found = await sessionTranscript({ harness: "claude", cwd, since: Date.now() - 60_000, output: "agent output", env });
+      expect(found).toEqual({ source: "output", transcript: "agent output" });
+    } finally {
+      rmSync(secret, { recursive: true, force: true });
+    }
   });
 });

@@ -6,9 +6,10 @@
 // tool_result / thinking); for any other agent, its captured output. The result
 // is a plain-text transcript, bounded, for the app's summary model.
 import { existsSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import { readHomeFile } from "./workspace";
 
 /** The most of a transcript sent to the app: its beginning (the task) and its end (the outcome). */
 export const MAX_TRANSCRIPT_CHARS = 60_000;
@@ -17,8 +18,13 @@ const BLOCK_CHARS = 1_500;
 export type SessionTranscript = { source: "claude_transcript" | "output"; transcript: string };
 
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR?.trim() || path.join(homedir(), ".claude");
+  // Claude Code's own rule: $CLAUDE_CONFIG_DIR, else ~/.claude of the HOME it runs with (the
+  // agent's user's, with AGENT_USER: worker/agent-user.ts), not the worker's.
+  return env.CLAUDE_CONFIG_DIR?.trim() || path.join(env.HOME?.trim() || homedir(), ".claude");
 }
+
+/** The most of one transcript file read; what is sent is bounded to MAX_TRANSCRIPT_CHARS after. */
+const MAX_TRANSCRIPT_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Claude Code's project folder name for a working directory. */
 export function claudeProjectFolder(cwd: string): string {
@@ -103,7 +109,13 @@ export async function sessionTranscript({
   if (harness === "claude") {
     const files = await findClaudeTranscripts({ cwd, since, env }).catch(() => []);
     const texts: string[] = [];
-    for (const file of files) texts.push(readableClaudeTranscript(await readFile(file, "utf8").catch(() => "")));
+    // The agent owns its config folder: a transcript is read only if it really is a file in
+    // there (no symlink to a file of the worker's, such as its /proc environment).
+    const within = claudeConfigDir(env);
+    for (const file of files) {
+      const text = await readHomeFile(within, file, MAX_TRANSCRIPT_FILE_BYTES).catch(() => null);
+      if (text) texts.push(readableClaudeTranscript(text));
+    }
     const transcript = texts.filter(Boolean).join("\n\n---\n\n");
     if (transcript.trim()) return { source: "claude_transcript", transcript: bounded(transcript) };
   }

@@ -10,7 +10,7 @@ import type { TaskDto } from "../lib/contracts/tasks";
 import { ActivityWatch, minutesText, taskTimeLimit } from "./activity";
 import { agentEnv, writeSwarmBin } from "./agent-env";
 import { type AgentCommand, type AgentResult, type RunningAgent, startAgent } from "./agent-runner";
-import { handOver } from "./agent-user";
+import { agentProcessEnv, handOver } from "./agent-user";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import { CapabilitiesError, claudeDeniedTools, taskCapabilities } from "./capabilities";
 import { claudeCommand } from "./claude-harness";
@@ -53,7 +53,11 @@ export async function runTask({
   const startedAt = Date.now();
   /** P4: the session the app's summary model reads (Claude Code's own transcript, else the captured output). */
   const session = async (output: string) => {
-    const found = await sessionTranscript({ harness: config.harness, cwd: layout.project, since: startedAt, output }).catch(() => null);
+    // Claude Code ran with the agent's environment (its HOME with AGENT_USER): its transcript is there.
+    const env = agentProcessEnv(process.env);
+    const found = await sessionTranscript({ harness: config.harness, cwd: layout.project, since: startedAt, output, env }).catch(
+      () => null,
+    );
     return found ? { session: found } : {};
   };
   let stop: Stop | null = null;
