@@ -101,10 +101,17 @@ function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
       </Dialog>
 
       <TokenRevealDialog token={admin.revealed} title="Worker token created" onClose={admin.clearRevealed}>
-        Start a worker with it:{" "}
-        <code className="font-mono text-xs">
-          SWARMDECK_URL={typeof window === "undefined" ? "" : window.location.origin} SWARMDECK_TOKEN=… npm run worker
-        </code>
+        Start a worker with it, from a clone of Swarmdeck (worker/README.md there lists every setting; the Docker image takes the same
+        variables):
+        <pre className="mt-2 overflow-x-auto whitespace-pre rounded-md bg-muted p-2 font-mono text-xs">
+          {[
+            `SWARMDECK_URL=${typeof window === "undefined" ? "" : window.location.origin} \\`,
+            "SWARMDECK_TOKEN=<this token> \\",
+            "WORKSPACE_DIR=/srv/swarmdeck/workspace \\",
+            "REPO_URL=<the project's git repository> \\",
+            "HARNESS=claude npm run worker",
+          ].join("\n")}
+        </pre>
       </TokenRevealDialog>
 
       <RevokeTokenDialog admin={admin} consequence="A worker using this token is refused from its next request on." />

@@ -40,7 +40,7 @@ export const IDENTITY_RULES: Record<GrantableKind, KindRule> = {
   IDENTITY: { label: "IDENTITY.md", why: "how it presents itself", profiles: STEERING },
   USER: { label: "USER.md", why: "what it knows about its users", profiles: STEERING },
   CLAUDE: { label: "CLAUDE.md", why: "instructions Claude Code obeys", profiles: STEERING },
-  SETUP_SCRIPT: { label: "setup script", why: "runs before every task", profiles: STEERING },
+  SETUP_SCRIPT: { label: "setup script", why: "runs on the worker's machine at start and whenever it changes", profiles: STEERING },
   TOOLS: { label: "TOOLS.md", why: "its notes on its tools", profiles: NOTES },
   HEARTBEAT: { label: "HEARTBEAT.md", why: "its idle-time checklist", profiles: NOTES },
 };
