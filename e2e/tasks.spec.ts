@@ -89,6 +89,19 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   await expect(page.getByTestId("filter-q")).toHaveValue(title);
   await expect(row).toHaveCount(1);
   await page.screenshot({ path: "/tmp/tasks-list.png", fullPage: true });
+
+  // A tag typed in capitals or with spaces around it is the tag it names.
+  await page.getByTestId("filter-tag").fill("  ChangeLog ");
+  await expect(page).toHaveURL(/[?&]tag=changelog/);
+  await expect(row).toHaveCount(1);
+  await expect(page.getByTestId("filter-tag-hint")).toHaveCount(0);
+  // What cannot be a tag gets a hint under the box; the list stays (filtered by the rest).
+  await page.getByTestId("filter-tag").fill("change log");
+  await expect(page.getByTestId("filter-tag-hint")).toContainText("no spaces");
+  await expect(page.getByTestId("filter-tag")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).not.toHaveURL(/[?&]tag=/);
+  await expect(row).toHaveCount(1);
+  await expect(page.getByText("The request is not valid")).toHaveCount(0);
 });
 
 test("cancel, retry and return to the pool through confirmations; a failure shows its reason", async ({ page }) => {

@@ -80,6 +80,15 @@ describe("list", () => {
     expect(byAgent.body.tasks.map((task: { id: string }) => task.id)).toEqual([a.id]);
     const byTag = await admin().get(`/api/v1/tasks?q=${marker}&tag=beta`);
     expect(byTag.body.tasks.map((task: { id: string }) => task.id)).toEqual([c.id, b.id]);
+    // A tag filter is normalised as tags are stored: trimmed and lower-case.
+    const byUpperTag = await admin().get(`/api/v1/tasks?q=${marker}&tag=${encodeURIComponent(" BETA ")}`);
+    expect(byUpperTag.status).toBe(200);
+    expect(byUpperTag.body.tasks.map((task: { id: string }) => task.id)).toEqual([c.id, b.id]);
+    const notATag = await admin().get(`/api/v1/tasks?tag=${encodeURIComponent("two words")}`);
+    expect(notATag.status).toBe(400);
+    expect(notATag.body.error.details).toEqual([
+      { path: "tag", message: "lower-case letters, digits, '.', '_' and '-' (no spaces), starting with a letter or digit" },
+    ]);
     const percent = await admin().get(`/api/v1/tasks?q=${encodeURIComponent("%")}`);
     expect(percent.status).toBe(200);
     expect(percent.body.tasks).toEqual([]);

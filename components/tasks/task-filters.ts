@@ -1,6 +1,7 @@
 // The task list's filters, shared by the server page that reads them from the URL
 // (app/(dashboard)/tasks/page.tsx) and the client list that shows them
 // (components/tasks/tasks-page.tsx). Not a client module, so the server can call it.
+import { MAX_TAG_CHARS, TAG_PATTERN } from "@/lib/contracts/tasks";
 import { firstValue, type PageQuery } from "../page-query";
 
 export const STATUS_FILTERS: { value: string; label: string }[] = [
@@ -28,12 +29,29 @@ export function taskFiltersFromQuery(query: PageQuery): TaskFilters {
   };
 }
 
-/** The query string for the filters as the list asks the API for them (a tag trimmed and lowercased; empty ones left out). */
+/** A tag filter as tags are stored: trimmed and lower-case. */
+export function normaliseTag(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
+/** Why a typed tag filter cannot be a tag (after normalising), or null when it can (or is empty). */
+export function tagFilterProblem(tag: string): string | null {
+  const normal = normaliseTag(tag);
+  if (!normal) return null;
+  if (normal.length > MAX_TAG_CHARS) return `No tag is longer than ${MAX_TAG_CHARS} characters.`;
+  if (!TAG_PATTERN.test(normal)) return "Tags are letters, digits, '.', '_' and '-', with no spaces, starting with a letter or digit.";
+  return null;
+}
+
+/**
+ * The query string for the filters as the list asks the API for them (a tag trimmed and
+ * lowercased; empty ones, and a tag that cannot be one, left out: the box says why).
+ */
 export function taskFiltersQuery(filters: TaskFilters): string {
   const params = new URLSearchParams();
   if (filters.status) params.set("status", filters.status);
   if (filters.agentId) params.set("agentId", filters.agentId);
-  if (filters.tag.trim()) params.set("tag", filters.tag.trim().toLowerCase());
+  if (normaliseTag(filters.tag) && !tagFilterProblem(filters.tag)) params.set("tag", normaliseTag(filters.tag));
   if (filters.q.trim()) params.set("q", filters.q.trim());
   return params.toString();
 }

@@ -20,7 +20,7 @@ import { EmptyState, ErrorState, Loading } from "../ui/states";
 import { useTypedBeforeHydration } from "../use-typed-before-hydration";
 import { useUrlView } from "../use-url-view";
 import { CreateTaskDialog, useAgentsForTasks } from "./create-task-dialog";
-import { STATUS_FILTERS, type TaskFilters, taskFiltersFromQuery, taskFiltersQuery } from "./task-filters";
+import { STATUS_FILTERS, type TaskFilters, tagFilterProblem, taskFiltersFromQuery, taskFiltersQuery } from "./task-filters";
 import { TaskStatusBadge } from "./task-status-badge";
 
 type Page = { tasks: TaskDto[]; nextCursor: string | null };
@@ -47,6 +47,9 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
   const qBox = useTypedBeforeHydration<HTMLInputElement>(q, setQ);
 
   const filters = taskFiltersQuery({ status, agentId, tag, q });
+  // A tag filter that cannot be a tag is not sent (the list stays as the other filters
+  // have it); the box says why instead.
+  const tagProblem = tagFilterProblem(tag);
   useUrlView(filters, taskFiltersQuery(initial), urlFilters, (url) => {
     const asked = taskFiltersFromQuery(pageQuery(url));
     setStatus(asked.status);
@@ -112,9 +115,12 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           aria-label="Tag"
           className="w-36"
           placeholder="Tag"
+          maxLength={80}
           ref={tagBox}
           value={tag}
           onChange={(event) => setTag(event.target.value)}
+          aria-invalid={tagProblem ? true : undefined}
+          aria-describedby={tagProblem ? "filter-tag-hint" : undefined}
           data-testid="filter-tag"
         />
         <Input
@@ -139,6 +145,11 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           >
             Clear filters
           </Button>
+        ) : null}
+        {tagProblem ? (
+          <p id="filter-tag-hint" className="basis-full text-xs text-danger" role="status" data-testid="filter-tag-hint">
+            {tagProblem}
+          </p>
         ) : null}
       </div>
       <Card>

@@ -7,12 +7,17 @@ export const taskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 export const FINISHED_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
 
+/** What a tag may be (after trimming and lower-casing): a letter or digit, then letters, digits, '.', '_' and '-'. */
+export const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+export const MAX_TAG_CHARS = 40;
+export const TAG_RULE = "lower-case letters, digits, '.', '_' and '-' (no spaces), starting with a letter or digit";
+
 const tagSchema = z
   .string()
   .trim()
-  .min(1)
-  .max(40)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'");
+  .min(1, "a tag cannot be empty")
+  .max(MAX_TAG_CHARS, `a tag has at most ${MAX_TAG_CHARS} characters`)
+  .regex(TAG_PATTERN, TAG_RULE);
 
 /** Identity kinds an operator may let a task's agent change directly (each has its rule in lib/identity/rules.ts). */
 export const GRANTABLE_KINDS = ["SOUL", "IDENTITY", "USER", "CLAUDE", "SETUP_SCRIPT", "TOOLS", "HEARTBEAT"] as const;
@@ -59,7 +64,12 @@ export const listTasksQuerySchema = z.object({
     .transform((value) => (value ? value.split(",") : undefined))
     .pipe(z.array(taskStatusSchema).optional()),
   agentId: z.string().max(64).optional(),
-  tag: tagSchema.optional(),
+  // A filter is normalised as tags are stored (trimmed, lower-case): ?tag=UI finds "ui".
+  tag: z
+    .string()
+    .transform((value) => value.trim().toLowerCase())
+    .pipe(tagSchema)
+    .optional(),
   q: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
