@@ -48,6 +48,9 @@ test("create an agent in the UI, give it a worker token, revoke it", async ({ pa
   await page.getByRole("button", { name: "Create agent" }).click();
   // The API's validation message shows under the field; nothing was created.
   await expect(page.getByRole("alert").filter({ hasText: "lower-case letters" })).toBeVisible();
+  // The display name box stops at the API's limit, so its "too long" never has to be shown.
+  await expect(page.getByLabel("Display name")).toHaveAttribute("maxlength", "80");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("maxlength", "48");
 
   const name = uniqueName("ui-agent");
   await page.getByLabel("Name", { exact: true }).fill(name);

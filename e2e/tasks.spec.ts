@@ -36,6 +36,19 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   await expect(form.getByRole("alert")).toHaveText("at most 10080 (a week)");
   await page.screenshot({ path: "/tmp/tasks-new-time-limit-error.png" });
   await limit.fill("45");
+  // A type and a priority the API refuses say so in plain words, not as a pattern or a bound.
+  await form.getByLabel("Type").fill("Bug Fix");
+  await form.getByLabel("Priority").fill("500");
+  await page.getByTestId("create-task-submit").click();
+  await expect(form.getByRole("alert").first()).toHaveText(
+    "lower-case letters, digits, '_' and '-' (no spaces), starting with a letter, e.g. bugfix",
+  );
+  await expect(form.getByRole("alert").nth(1)).toHaveText("at most 100 (-100 … 100, higher first)");
+  await expect(form).not.toContainText("Too big");
+  await expect(form).not.toContainText("must match pattern");
+  await expect(form.getByLabel("Type")).toHaveAttribute("maxlength", "40");
+  await form.getByLabel("Type").fill("task");
+  await form.getByLabel("Priority").fill("5");
   await page.getByTestId("create-task-submit").click();
 
   // The dialog takes us to the new task, waiting for its agent, with its own time limit.

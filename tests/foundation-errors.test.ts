@@ -30,6 +30,16 @@ describe("400: validation and malformed JSON", () => {
     expect(await agentNames()).not.toContain("Not A Slug!");
   });
 
+  it("says what is wrong in words an operator can act on (the form shows them under its fields)", async () => {
+    const name = uniqueName();
+    const long = await admin().post("/api/v1/agents", { name, displayName: "x".repeat(81) });
+    expectError(long, 400, "validation_failed");
+    expect(long.body.error.details).toEqual([{ path: "displayName", message: "at most 80 characters" }]);
+    const slots = await admin().post("/api/v1/agents", { name, maxConcurrentTasks: 0 });
+    expect(slots.body.error.details).toEqual([{ path: "maxConcurrentTasks", message: "at least 1" }]);
+    expect(await agentNames()).not.toContain(name);
+  });
+
   it("refuses unknown fields and wrong types", async () => {
     const reply = await admin().post("/api/v1/agents", { name: uniqueName(), securityProfile: "reckless" });
     expectError(reply, 400, "validation_failed");

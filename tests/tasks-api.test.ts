@@ -55,6 +55,15 @@ describe("create", () => {
     expect(noTitle.body.error.details[0]).toMatchObject({ path: "title" });
     const badPriority = await admin().post("/api/v1/tasks", { title: "x", priority: 1000 });
     expect(badPriority.status).toBe(400);
+    // The messages are for the operator who typed the value (the form shows them under its fields).
+    expect(badPriority.body.error.details).toEqual([{ path: "priority", message: "at most 100 (-100 … 100, higher first)" }]);
+    const halfPriority = await admin().post("/api/v1/tasks", { title: "x", priority: 1.5 });
+    expect(halfPriority.body.error.details).toEqual([{ path: "priority", message: "a whole number from -100 to 100" }]);
+    const badType = await admin().post("/api/v1/tasks", { title: "x", type: "Bug Fix" });
+    expect(badType.status).toBe(400);
+    expect(badType.body.error.details).toEqual([
+      { path: "type", message: "lower-case letters, digits, '_' and '-' (no spaces), starting with a letter, e.g. bugfix" },
+    ]);
     const extra = await admin().post("/api/v1/tasks", { title: "x", status: "completed" });
     expect(extra.status).toBe(400);
     const malformed = await admin().post("/api/v1/tasks", undefined, { raw: '{"title":' });

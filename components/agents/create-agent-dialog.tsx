@@ -8,7 +8,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
-import type { AgentDto } from "@/lib/contracts/agents";
+import { type AgentDto, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
 import type { TemplateOffer } from "../schedules/lead-templates-card";
 import { useCan } from "../session-user";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -109,11 +109,20 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
               placeholder="backend-dev"
               autoComplete="off"
               autoFocus
+              maxLength={48}
+              autoCapitalize="none"
               aria-invalid={errors.name ? true : undefined}
             />
           </Field>
           <Field label="Display name" htmlFor="agent-display-name" error={errors.displayName} hint="Optional.">
-            <Input id="agent-display-name" name="displayName" placeholder="Backend developer" autoComplete="off" />
+            <Input
+              id="agent-display-name"
+              name="displayName"
+              placeholder="Backend developer"
+              autoComplete="off"
+              maxLength={MAX_DISPLAY_NAME_CHARS}
+              aria-invalid={errors.displayName ? true : undefined}
+            />
           </Field>
           <Field label="Role" htmlFor="agent-role" error={errors.role} hint="A lead coordinates workers and can send them learnings.">
             <Select id="agent-role" name="role" defaultValue="worker">

@@ -9,7 +9,7 @@ import { toast } from "sonner";
 import { agentLabel } from "@/lib/agents/agent-label";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
-import type { TaskDto } from "@/lib/contracts/tasks";
+import { MAX_TAG_CHARS, MAX_TASK_TITLE_CHARS, MAX_TASK_TYPE_CHARS, TASK_PRIORITY_RANGE, type TaskDto } from "@/lib/contracts/tasks";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select, Textarea } from "../ui/input";
 import { GrantCheckboxes } from "./identity-grant";
@@ -94,7 +94,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
     >
       <form onSubmit={onSubmit} className="space-y-4" data-testid="create-task-form" noValidate>
         <Field label="Title" htmlFor="task-title" error={errors.title}>
-          <Input id="task-title" name="title" placeholder="Fix the flaky login test" autoFocus maxLength={200} />
+          <Input id="task-title" name="title" placeholder="Fix the flaky login test" autoFocus maxLength={MAX_TASK_TITLE_CHARS} />
         </Field>
         <Field
           label="Description"
@@ -105,16 +105,40 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
           <Textarea id="task-description" name="description" rows={5} placeholder="What to do, how to know it is done." />
         </Field>
         <div className="grid grid-cols-2 gap-3">
-          <Field label="Type" htmlFor="task-type" error={errors.type}>
-            <Input id="task-type" name="type" defaultValue="task" />
+          <Field label="Type" htmlFor="task-type" error={errors.type} hint="One word, e.g. task, bugfix, review">
+            <Input
+              id="task-type"
+              name="type"
+              defaultValue="task"
+              maxLength={MAX_TASK_TYPE_CHARS}
+              autoCapitalize="none"
+              aria-invalid={errors.type ? true : undefined}
+            />
           </Field>
           <Field label="Priority" htmlFor="task-priority" error={errors.priority} hint="-100 … 100, higher first">
-            <Input id="task-priority" name="priority" type="number" min={-100} max={100} defaultValue={0} />
+            <Input
+              id="task-priority"
+              name="priority"
+              type="number"
+              inputMode="numeric"
+              min={TASK_PRIORITY_RANGE.min}
+              max={TASK_PRIORITY_RANGE.max}
+              step={1}
+              defaultValue={0}
+              aria-invalid={errors.priority ? true : undefined}
+            />
           </Field>
         </div>
         <div className="grid grid-cols-2 gap-3">
           <Field label="Tags" htmlFor="task-tags" error={errors.tags} hint="Comma separated, e.g. bug, frontend">
-            <Input id="task-tags" name="tags" placeholder="bug, frontend" />
+            <Input
+              id="task-tags"
+              name="tags"
+              placeholder="bug, frontend"
+              maxLength={20 * (MAX_TAG_CHARS + 2)}
+              autoCapitalize="none"
+              aria-invalid={errors.tags ? true : undefined}
+            />
           </Field>
           <Field
             label="Time limit (minutes)"

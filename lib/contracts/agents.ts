@@ -1,14 +1,25 @@
 import { z } from "zod";
 import { agentNameSchema, agentRoleSchema, securityProfileSchema } from "./common";
 
+/** The longest display name an agent may have. */
+export const MAX_DISPLAY_NAME_CHARS = 80;
+
 const agentFieldsSchema = z.strictObject({
   name: agentNameSchema,
-  displayName: z.string().trim().max(80).optional(),
-  description: z.string().max(2000).optional(),
+  displayName: z.string().trim().max(MAX_DISPLAY_NAME_CHARS, `at most ${MAX_DISPLAY_NAME_CHARS} characters`).optional(),
+  description: z.string().max(2000, "at most 2000 characters").optional(),
   role: agentRoleSchema.optional(),
   securityProfile: securityProfileSchema.optional(),
-  capabilities: z.array(z.string().trim().min(1).max(64)).max(64).optional(),
-  maxConcurrentTasks: z.number().int().min(1).max(32).optional(),
+  capabilities: z
+    .array(z.string().trim().min(1, "a capability cannot be empty").max(64, "a capability has at most 64 characters"))
+    .max(64, "at most 64 capabilities")
+    .optional(),
+  maxConcurrentTasks: z
+    .number({ error: "a whole number from 1 to 32" })
+    .int("a whole number from 1 to 32")
+    .min(1, "at least 1")
+    .max(32, "at most 32")
+    .optional(),
 });
 
 /**

@@ -1,40 +1,25 @@
 // Schedules: cron schedules that create tasks from a template (reference 001, P11).
 import { z } from "zod";
-
-const tagSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(40)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'");
+import { taskDescriptionSchema, taskPrioritySchema, taskTagsSchema, taskTypeSchema } from "./tasks";
 
 export const SCHEDULE_TARGET_KINDS = ["agent", "leads", "all", "role", "tag", "pool"] as const;
 export const scheduleTargetKindSchema = z.enum(SCHEDULE_TARGET_KINDS);
 
 const fields = {
-  name: z.string().trim().min(1, "a name is required").max(120),
-  cron: z.string().trim().min(1, "a cron expression is required").max(120),
-  timezone: z.string().trim().min(1).max(64).default("UTC"),
+  name: z.string().trim().min(1, "a name is required").max(120, "at most 120 characters"),
+  cron: z.string().trim().min(1, "a cron expression is required").max(120, "at most 120 characters"),
+  timezone: z.string().trim().min(1, "a time zone is required, e.g. UTC or Europe/Berlin").max(64, "at most 64 characters").default("UTC"),
   enabled: z.boolean().default(false),
   /** Who gets a task: one agent (agentId), the lead(s), every agent, a role or a tag (targetValue), or the pool. Default: agent when agentId is given, else pool. */
   targetKind: scheduleTargetKindSchema.optional(),
   /** The role (lead, worker) or the capability tag. */
   targetValue: z.string().trim().max(64).nullish(),
   agentId: z.string().max(64).nullish(),
-  taskTitle: z.string().trim().min(1, "a task title is required").max(200),
-  taskDescription: z
-    .string()
-    .max(64 * 1024)
-    .default(""),
-  taskType: z
-    .string()
-    .trim()
-    .min(1)
-    .max(40)
-    .regex(/^[a-z][a-z0-9_-]*$/, "lower-case letters, digits, '_' and '-', starting with a letter")
-    .default("task"),
-  taskTags: z.array(tagSchema).max(20).default([]),
-  taskPriority: z.number().int().min(-100).max(100).default(0),
+  taskTitle: z.string().trim().min(1, "a task title is required").max(200, "at most 200 characters"),
+  taskDescription: taskDescriptionSchema.default(""),
+  taskType: taskTypeSchema.default("task"),
+  taskTags: taskTagsSchema.default([]),
+  taskPriority: taskPrioritySchema.default(0),
 };
 
 export const createScheduleBodySchema = z.strictObject({ ...fields, templateKey: z.string().max(64).nullish() });
@@ -44,16 +29,16 @@ export const patchScheduleBodySchema = z
   .strictObject({
     name: fields.name,
     cron: fields.cron,
-    timezone: z.string().trim().min(1).max(64),
+    timezone: fields.timezone.unwrap(),
     enabled: z.boolean(),
     targetKind: scheduleTargetKindSchema,
     targetValue: fields.targetValue,
     agentId: fields.agentId,
     taskTitle: fields.taskTitle,
-    taskDescription: z.string().max(64 * 1024),
-    taskType: fields.taskType.unwrap(),
-    taskTags: z.array(tagSchema).max(20),
-    taskPriority: z.number().int().min(-100).max(100),
+    taskDescription: taskDescriptionSchema,
+    taskType: taskTypeSchema,
+    taskTags: taskTagsSchema,
+    taskPriority: taskPrioritySchema,
   })
   .partial()
   .refine((body) => Object.keys(body).length > 0, "nothing to change");

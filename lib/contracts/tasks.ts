@@ -12,12 +12,33 @@ export const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 export const MAX_TAG_CHARS = 40;
 export const TAG_RULE = "lower-case letters, digits, '.', '_' and '-' (no spaces), starting with a letter or digit";
 
-const tagSchema = z
+export const tagSchema = z
   .string()
   .trim()
   .min(1, "a tag cannot be empty")
   .max(MAX_TAG_CHARS, `a tag has at most ${MAX_TAG_CHARS} characters`)
   .regex(TAG_PATTERN, TAG_RULE);
+
+// A task's fields, with messages an operator can act on (the forms show them under
+// their fields); schedules take the same ones for the tasks they create.
+export const MAX_TASK_TITLE_CHARS = 200;
+export const MAX_TASK_TYPE_CHARS = 40;
+export const MAX_TASK_TAGS = 20;
+export const TASK_PRIORITY_RANGE = { min: -100, max: 100 } as const;
+export const taskTypeSchema = z
+  .string()
+  .trim()
+  .min(1, "a type is required (e.g. task)")
+  .max(MAX_TASK_TYPE_CHARS, `at most ${MAX_TASK_TYPE_CHARS} characters`)
+  .regex(/^[a-z][a-z0-9_-]*$/, "lower-case letters, digits, '_' and '-' (no spaces), starting with a letter, e.g. bugfix");
+export const taskTagsSchema = z.array(tagSchema).max(MAX_TASK_TAGS, `at most ${MAX_TASK_TAGS} tags`);
+export const taskPrioritySchema = z
+  .number({ error: "a whole number from -100 to 100" })
+  .int("a whole number from -100 to 100")
+  .min(TASK_PRIORITY_RANGE.min, "at least -100 (-100 … 100, higher first)")
+  .max(TASK_PRIORITY_RANGE.max, "at most 100 (-100 … 100, higher first)");
+const MAX_DESCRIPTION_CHARS = 64 * 1024;
+export const taskDescriptionSchema = z.string().max(MAX_DESCRIPTION_CHARS, "at most 64 KB of text");
 
 /** Identity kinds an operator may let a task's agent change directly (each has its rule in lib/identity/rules.ts). */
 export const GRANTABLE_KINDS = ["SOUL", "IDENTITY", "USER", "CLAUDE", "SETUP_SCRIPT", "TOOLS", "HEARTBEAT"] as const;
@@ -30,20 +51,11 @@ export const identityGrantSchema = z
 export const MAX_TASK_OUTPUT_CHARS = 256 * 1024;
 
 export const createTaskBodySchema = z.strictObject({
-  title: z.string().trim().min(1, "a title is required").max(200),
-  description: z
-    .string()
-    .max(64 * 1024)
-    .default(""),
-  type: z
-    .string()
-    .trim()
-    .min(1)
-    .max(40)
-    .regex(/^[a-z][a-z0-9_-]*$/)
-    .default("task"),
-  tags: z.array(tagSchema).max(20).default([]),
-  priority: z.number().int().min(-100).max(100).default(0),
+  title: z.string().trim().min(1, "a title is required").max(MAX_TASK_TITLE_CHARS, `at most ${MAX_TASK_TITLE_CHARS} characters`),
+  description: taskDescriptionSchema.default(""),
+  type: taskTypeSchema.default("task"),
+  tags: taskTagsSchema.default([]),
+  priority: taskPrioritySchema.default(0),
   agentId: z.string().max(64).nullish(),
   parentTaskId: z.string().max(64).nullish(),
   /** The task's own time limit (minutes); the worker stops the agent after it. Unset: the agent's capabilities, else the worker's default. */
