@@ -24,6 +24,15 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await expect(form.getByRole("alert")).toContainText("a schedule may fire at most every 5 minutes");
   await form.getByLabel("Cron", { exact: true }).fill("30 7 * * 1-5");
   await expect(page.getByTestId("cron-preview")).toContainText("Runs every weekday at 07:30 (UTC)");
+  // An unknown time zone is named under Time zone, not under Cron.
+  await form.getByLabel("Time zone").fill("Mars/Olympus");
+  const underTimeZone = form.getByLabel("Time zone").locator("xpath=following-sibling::p[@role='alert']");
+  await expect(underTimeZone).toHaveText('Unknown time zone "Mars/Olympus"');
+  await expect(form.getByRole("alert")).toHaveCount(1);
+  await expect(form.getByLabel("Cron", { exact: true }).locator("xpath=following-sibling::p[@role='alert']")).toHaveCount(0);
+  await expect(page.getByTestId("schedule-save")).toBeDisabled();
+  await form.getByLabel("Time zone").fill("UTC");
+  await expect(page.getByTestId("cron-preview")).toContainText("Runs every weekday at 07:30 (UTC)");
   await form.getByLabel("Target", { exact: true }).selectOption("agent");
   await form.getByLabel("Target agent").selectOption(agent.id);
   await page.screenshot({ path: "/tmp/schedules-form.png" });

@@ -134,8 +134,12 @@ describe("schedules API", () => {
     expect(ok.body.next).toHaveLength(5);
     for (const at of ok.body.next) expect(new Date(at).getUTCDay()).toBe(1);
     const bad = await admin().get(`/api/v1/schedules/preview?cron=${encodeURIComponent("0 25 * * *")}`);
-    expect(bad.body).toMatchObject({ valid: false, next: [] });
+    expect(bad.body).toMatchObject({ valid: false, field: "cron", next: [] });
     expect(bad.body.error).toMatch(/0-23/);
+    // Which field a problem is about, so a form shows it under that one.
+    const zone = await admin().get(`/api/v1/schedules/preview?cron=${encodeURIComponent("0 9 * * 1")}&timezone=Mars%2FOlympus`);
+    expect(zone.body).toEqual({ valid: false, error: 'Unknown time zone "Mars/Olympus"', field: "timezone", description: null, next: [] });
+    expect(ok.body.field).toBeNull();
     const often = await admin().get(`/api/v1/schedules/preview?cron=${encodeURIComponent("*/2 * * * *")}`);
     expect(often.body).toMatchObject({ valid: false });
     expect(often.body.error).toMatch(/fires every 2 minutes/);

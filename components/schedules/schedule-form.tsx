@@ -34,7 +34,8 @@ const TARGETS: Array<{ kind: TargetKind; label: string; hint: string }> = [
   { kind: "tag", label: "Every agent with a tag", hint: "One task per agent whose capabilities include the tag." },
   { kind: "pool", label: "The pool", hint: "One unassigned task that any agent may take." },
 ];
-type Preview = { valid: boolean; error: string | null; description: string | null; next: string[] };
+/** The server's reading of the cron and time zone; `field` says which of the two a problem is about. */
+type Preview = { valid: boolean; error: string | null; field: "cron" | "timezone" | null; description: string | null; next: string[] };
 
 export type ScheduleDraft = {
   name: string;
@@ -148,7 +149,9 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       onDone();
     } catch (error) {
       const details = (error as { details?: Array<{ path?: string; message?: string }> }).details;
-      if (Array.isArray(details)) setFieldErrors(Object.fromEntries(details.map((d) => [d.path ?? "", d.message ?? ""])));
+      // Keyed by field ("taskTags.1" is the Tags box's); the first problem of each field.
+      if (Array.isArray(details))
+        setFieldErrors(Object.fromEntries(details.map((d) => [d.path?.split(".")[0] ?? "", d.message ?? ""]).reverse()));
       toast.error(describeError(error));
     } finally {
       setBusy(false);
@@ -156,6 +159,8 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
   }
 
   const p = preview.data;
+  // The live check's problem goes under the field it is about (an unknown time zone under Time zone).
+  const liveProblem = (field: "cron" | "timezone") => (p && !p.valid && (p.field ?? "cron") === field ? (p.error ?? undefined) : undefined);
   return (
     <form onSubmit={submit} className="space-y-4" data-testid="schedule-form">
       {!schedule ? (
@@ -174,7 +179,7 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
         <Input id="schedule-name" value={draft.name} onChange={(e) => set("name", e.target.value)} required maxLength={120} />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-        <Field label="Cron" htmlFor="schedule-cron" error={fieldErrors.cron ?? (p && !p.valid ? (p.error ?? undefined) : undefined)}>
+        <Field label="Cron" htmlFor="schedule-cron" error={fieldErrors.cron ?? liveProblem("cron")}>
           <Input
             id="schedule-cron"
             className="font-mono"
@@ -183,8 +188,15 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
             placeholder="0 9 * * 1"
           />
         </Field>
-        <Field label="Time zone" htmlFor="schedule-tz" error={fieldErrors.timezone}>
-          <Input id="schedule-tz" value={draft.timezone} onChange={(e) => set("timezone", e.target.value)} placeholder="UTC" />
+        <Field label="Time zone" htmlFor="schedule-tz" error={fieldErrors.timezone ?? liveProblem("timezone")}>
+          <Input
+            id="schedule-tz"
+            value={draft.timezone}
+            onChange={(e) => set("timezone", e.target.value)}
+            placeholder="UTC"
+            maxLength={64}
+            autoCapitalize="none"
+          />
         </Field>
       </div>
       {p?.valid ? (
@@ -247,17 +259,25 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       </Field>
       <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Type" htmlFor="schedule-type" error={fieldErrors.taskType}>
-          <Input id="schedule-type" value={draft.taskType} onChange={(e) => set("taskType", e.target.value)} />
+          <Input
+            id="schedule-type"
+            value={draft.taskType}
+            onChange={(e) => set("taskType", e.target.value)}
+            maxLength={40}
+            autoCapitalize="none"
+          />
         </Field>
         <Field label="Tags" htmlFor="schedule-tags" hint="Comma-separated" error={fieldErrors.taskTags}>
           <Input id="schedule-tags" value={draft.taskTags} onChange={(e) => set("taskTags", e.target.value)} />
         </Field>
-        <Field label="Priority" htmlFor="schedule-priority">
+        <Field label="Priority" htmlFor="schedule-priority" error={fieldErrors.taskPriority}>
           <Input
             id="schedule-priority"
             type="number"
+            inputMode="numeric"
             min={-100}
             max={100}
+            step={1}
             value={draft.taskPriority}
             onChange={(e) => set("taskPriority", Number(e.target.value))}
           />

@@ -30,6 +30,11 @@ export function cronProblem(cron: string, timeZone: string): string | null {
   }
 }
 
+/** Which field a problem from cronProblem is about: the time zone when it is not a known one, else the cron expression. */
+export function cronProblemField(timeZone: string): "cron" | "timezone" {
+  return isValidTimeZone(timeZone) ? "cron" : "timezone";
+}
+
 /** The first slot strictly after `after` (epoch ms). */
 export function nextSlot(cron: string, timeZone: string, after: number): number {
   return CronExpressionParser.parse(cron, { tz: timeZone, currentDate: new Date(after) })

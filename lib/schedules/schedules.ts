@@ -13,7 +13,7 @@ import { db, type Tx } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { Schedule, ScheduleRun } from "@/lib/generated/prisma/client";
 import { type Clock, systemClock } from "./clock";
-import { cronProblem, describeCron, intervalProblem, nextSlot } from "./cron";
+import { cronProblem, cronProblemField, describeCron, intervalProblem, nextSlot } from "./cron";
 import { currentMinIntervalMs } from "./settings";
 import { describeTarget } from "./targets";
 import { findTemplate } from "./templates";
@@ -143,7 +143,7 @@ const include = {
 async function assertCron(cron: string, timezone: string, now: number) {
   const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, await currentMinIntervalMs(), now);
   if (problem) {
-    const path = problem.startsWith("Unknown time zone") ? "timezone" : "cron";
+    const path = cronProblemField(timezone);
     throw new ApiError("validation_failed", problem, [{ path, message: problem }]);
   }
 }
