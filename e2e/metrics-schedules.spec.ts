@@ -77,6 +77,21 @@ test("learning-loop templates appear once a lead exists and install as enabled s
   await expect(offer).toContainText("Weekly retrospective");
   await expect(offer).toContainText("Daily knowledge digest");
   await expect(offer).toContainText("for every agent");
+  // Each says what it does in whole sentences, its commands as code (no raw backticks, no line cut at a colon);
+  // the full instructions open on request.
+  const summaries = offer.getByTestId("template-summary");
+  await expect(summaries).toHaveCount(4);
+  for (const text of await summaries.allTextContents()) {
+    expect(text).toMatch(/\.$/);
+    expect(text).not.toContain("`");
+  }
+  const metricsCheck = offer.getByTestId("offered-template").filter({ hasText: "Weekly metrics check" });
+  await expect(metricsCheck.getByTestId("template-summary").locator("code")).toHaveText("swarm swarm report");
+  const instructions = metricsCheck.getByTestId("template-instructions");
+  await expect(instructions.getByText("swarm swarm failures --since 7d")).toBeHidden();
+  await instructions.getByText("The task's full instructions").click();
+  await expect(instructions.locator("code", { hasText: "swarm swarm failures --since 7d" })).toBeVisible();
+  await expect(instructions).not.toContainText("`");
   await offer.getByTestId("add-templates").click();
   await expect(offer).toHaveCount(0);
   const installed = (await apiCall("GET", "/api/v1/schedules")).body.schedules as Array<{ templateKey: string | null; enabled: boolean }>;

@@ -11,11 +11,14 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { api, describeError } from "@/lib/api-client";
+import { InlineCode } from "../inline-code";
 
 export type OfferedTemplate = {
   key: string;
   name: string;
   cron: string;
+  /** A sentence or two on what it does (`code` in backticks). */
+  summary: string;
   taskDescription: string;
   targetDescription: string;
   installed: boolean;
@@ -54,7 +57,15 @@ export function TemplateList({ templates }: { templates: OfferedTemplate[] }) {
             </span>
             {t.installed ? <Badge tone="ok">added</Badge> : null}
           </div>
-          <p className="mt-0.5 line-clamp-2 text-xs text-fg-muted">{t.taskDescription.split("\n")[0]}</p>
+          <p className="mt-0.5 text-xs text-fg-muted" data-testid="template-summary">
+            <InlineCode text={t.summary} />
+          </p>
+          <details className="mt-1 text-xs" data-testid="template-instructions">
+            <summary className="cursor-pointer select-none text-fg-muted hover:text-fg">The task's full instructions</summary>
+            <p className="mt-1 whitespace-pre-wrap break-words rounded-md bg-muted/60 px-3 py-2 text-fg">
+              <InlineCode text={t.taskDescription} codeClassName="bg-panel" />
+            </p>
+          </details>
         </li>
       ))}
     </ul>

@@ -9,6 +9,8 @@ export type ScheduleTemplate = {
   /** Who gets a task at each firing: every agent (one task each), or the lead(s). */
   targetKind: "all" | "leads";
   taskTitle: string;
+  /** What it does in a sentence or two, for the page that offers it (`code` spans in backticks). */
+  summary: string;
   taskDescription: string;
   taskType: string;
   taskTags: string[];
@@ -22,6 +24,8 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
     cron: "0 9 * * 1",
     targetKind: "all",
     taskTitle: "Weekly retrospective",
+    summary:
+      "Every agent reviews its last 7 days of work and picks its top 3 learnings. It updates `IDENTITY.md` and `TOOLS.md` where they have grown, and stores a summary of the week as a memory.",
     taskType: "retrospective",
     taskTags: ["retrospective", "self-improvement"],
     taskPriority: 0,
@@ -40,6 +44,8 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
     cron: "0 18 * * *",
     targetKind: "leads",
     taskTitle: "Daily knowledge digest",
+    summary:
+      "The lead scans the tasks completed in the last 24 hours and promotes what others should know to swarm memory. An agent that repeats a mistake is sent a correction.",
     taskType: "digest",
     taskTags: ["digest", "knowledge"],
     taskPriority: 0,
@@ -59,6 +65,8 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
     cron: "0 8 * * 1",
     targetKind: "leads",
     taskTitle: "Weekly metrics check",
+    summary:
+      "The lead reads the weekly report (`swarm swarm report`) and reports the trends. Above a 30% failure rate it investigates the top failure reasons and gives the agents that keep failing a learning.",
     taskType: "metrics-review",
     taskTags: ["metrics", "retrospective"],
     taskPriority: 0,
@@ -83,6 +91,8 @@ export const SCHEDULE_TEMPLATES: readonly ScheduleTemplate[] = [
     cron: "0 10 1 * *",
     targetKind: "leads",
     taskTitle: "Monthly swarm review",
+    summary:
+      "The lead reviews a month of every worker's task outputs and identity changes. It coaches the workers who need it and stores a swarm health report as a swarm memory.",
     taskType: "swarm-review",
     taskTags: ["retrospective", "swarm-review"],
     taskPriority: 0,
