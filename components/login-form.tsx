@@ -10,18 +10,28 @@ import { Field, Input } from "./ui/input";
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
     setError(null);
-    const result = await signIn("credentials", {
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
-      redirect: false,
-    });
+    // An empty field is named, not sent: "do not match" would suggest a wrong password.
+    const empty = {
+      ...(email.trim() ? {} : { email: "Enter your email address." }),
+      ...(password ? {} : { password: "Enter your password." }),
+    };
+    setMissing(empty);
+    if (empty.email || empty.password) {
+      formElement.querySelector<HTMLInputElement>(empty.email ? "#email" : "#password")?.focus();
+      return;
+    }
+    setBusy(true);
+    const result = await signIn("credentials", { email, password, redirect: false });
     if (!result || result.error) {
       setBusy(false);
       setError(
@@ -38,11 +48,28 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   return (
     <Card className="p-5">
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
-        <Field label="Email" htmlFor="email">
-          <Input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+        <Field label="Email" htmlFor="email" error={missing.email}>
+          <Input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            aria-invalid={missing.email ? true : undefined}
+            onChange={() => missing.email && setMissing((m) => ({ ...m, email: undefined }))}
+          />
         </Field>
-        <Field label="Password" htmlFor="password">
-          <Input id="password" name="password" type="password" autoComplete="current-password" required />
+        <Field label="Password" htmlFor="password" error={missing.password}>
+          <Input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={missing.password ? true : undefined}
+            onChange={() => missing.password && setMissing((m) => ({ ...m, password: undefined }))}
+          />
         </Field>
         {error ? (
           <p className="rounded-md border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" role="alert">
