@@ -18,6 +18,9 @@ test("the Security profile panel shows each file's rule, the agent's profile hig
   await expect(table.getByTestId("profile-rule-CLAUDE")).toContainText("refused");
   await expect(table.getByTestId("profile-rule-SETUP_SCRIPT")).toContainText("proposal");
   await expect(table.getByTestId("profile-rule-AGENT")).toContainText("locked");
+  // The footnote's command is code, not text between backticks.
+  await expect(table.locator("code", { hasText: "swarm identity propose" })).toBeVisible();
+  await expect(table).not.toContainText("`");
   await table.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/trust-profile-table.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -77,7 +77,8 @@ export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
       </table>
       <p className="mt-2 text-[11px] text-fg-muted">
         A change the agent makes on its own follows its profile; a refused change's text is kept with its proposals. An operator makes a
-        change an explicit request by granting a task identity rights. `swarm identity propose` always waits for review, except on power.
+        change an explicit request by granting a task identity rights.{" "}
+        <code className="rounded bg-muted px-1 py-px font-mono">swarm identity propose</code> always waits for review, except on power.
       </p>
     </div>
   );
