@@ -43,6 +43,12 @@ test("signed out, the dashboard pages send you to the login form", async ({ page
 test("create an agent in the UI, give it a worker token, revoke it", async ({ page }) => {
   await signIn(page);
   await page.goto("/agents");
+  // Closing the dialog unchanged gives focus back to the button that opened it.
+  await page.getByTestId("new-agent").first().click();
+  await expect(page.getByTestId("create-agent-form")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("create-agent-form")).toHaveCount(0);
+  await expect(page.getByTestId("new-agent").first()).toBeFocused();
   await page.getByTestId("new-agent").first().click();
   await page.getByLabel("Name", { exact: true }).fill("Not a slug");
   await page.getByRole("button", { name: "Create agent" }).click();

@@ -19,6 +19,15 @@ test("create a task, watch a worker claim and complete it live, read the rendere
   await expect(page.getByRole("heading", { name: "Tasks" })).toBeVisible();
 
   const title = `Render the changelog ${uniqueName("t")}`;
+  // Closing the dialog (Escape, or Cancel) gives focus back to the button that opened it.
+  await page.getByTestId("new-task").click();
+  await expect(page.getByTestId("create-task-form")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("create-task-form")).toHaveCount(0);
+  await expect(page.getByTestId("new-task")).toBeFocused();
+  await page.getByTestId("new-task").click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("new-task")).toBeFocused();
   await page.getByTestId("new-task").click();
   const form = page.getByTestId("create-task-form");
   await form.getByLabel("Title").fill(title);

@@ -13,6 +13,7 @@ import type { TemplateOffer } from "../schedules/lead-templates-card";
 import { useCan } from "../session-user";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select } from "../ui/input";
+import { useFocusReturn } from "../use-focus-return";
 import { LeadScheduleOffer } from "./lead-schedule-offer";
 import { PROFILE_HELP } from "./security-profile";
 
@@ -50,6 +51,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [profile, setProfile] = useState("standard");
+  useFocusReturn(open);
 
   const [offer, setOffer] = useState<{ agent: AgentDto; offer: TemplateOffer } | null>(null);
 

@@ -12,6 +12,7 @@ import type { AgentDto } from "@/lib/contracts/agents";
 import { MAX_TAG_CHARS, MAX_TASK_TITLE_CHARS, MAX_TASK_TYPE_CHARS, TASK_PRIORITY_RANGE, type TaskDto } from "@/lib/contracts/tasks";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select, Textarea } from "../ui/input";
+import { useFocusReturn } from "../use-focus-return";
 import { GrantCheckboxes } from "./identity-grant";
 
 type Errors = Partial<
@@ -40,6 +41,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
   const agents = useAgentsForTasks();
   const [errors, setErrors] = useState<Errors>({});
   const [grant, setGrant] = useState<string[]>([]);
+  useFocusReturn(open);
 
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<{ task: TaskDto }>("/api/v1/tasks", { method: "POST", body }),
