@@ -9,6 +9,12 @@ test("create a schedule with a cron preview, enable it and run it now", async ({
   await page.goto("/schedules");
   const rows = page.getByTestId("schedule-row");
 
+  // Closing the dialog unchanged gives focus back to the button that opened it.
+  await page.getByTestId("new-schedule").click();
+  await expect(page.getByTestId("schedule-form")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("schedule-form")).toHaveCount(0);
+  await expect(page.getByTestId("new-schedule")).toBeFocused();
   await page.getByTestId("new-schedule").click();
   const form = page.getByTestId("schedule-form");
   await form.getByLabel("Start from a template").selectOption("daily-knowledge-digest");
@@ -148,12 +154,41 @@ test("a schedule's page lists its runs: tasks with links, and skipped runs with 
     await page.emulateMedia({ colorScheme: theme });
     await page.screenshot({ path: `/tmp/schedule-runs-${width}-${theme}.png`, fullPage: true });
   }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // The page acts on the schedule itself: Disable/Enable, Run now and Edit, as the list does.
+  await page.getByTestId("schedule-toggle").click();
+  await expect(page.getByText("Schedule disabled")).toBeVisible();
+  await expect(page.getByTestId("schedule-toggle")).toHaveText("Enable");
+  await expect(page.getByText("No next run while the schedule is disabled.")).toBeVisible();
+  await page.getByTestId("schedule-toggle").click();
+  await expect(page.getByTestId("schedule-toggle")).toHaveText("Disable");
+  await expect(page.getByText("Next run", { exact: false }).first()).toBeVisible();
+  await page.getByTestId("schedule-run").click();
+  // (Its task from the first run still waits in the pool, so this run is skipped too.)
+  await expect(page.getByText(`Nothing created from "${name}"`)).toBeVisible();
+  await expect(runs).toHaveCount(3);
+  await page.getByTestId("schedule-edit").click();
+  const editForm = page.getByTestId("schedule-form");
+  await expect(editForm.getByLabel("Name")).toHaveValue(name);
+  const renamed = `${name} (renamed)`;
+  await editForm.getByLabel("Name").fill(renamed);
+  await page.getByTestId("schedule-save").click();
+  await expect(page.getByText("Schedule saved")).toBeVisible();
+  await expect(page.getByRole("heading", { name: renamed })).toBeVisible();
+  expect((await apiCall("GET", `/api/v1/schedules/${schedule.id}`)).body.schedule).toMatchObject({ name: renamed, enabled: true });
+  // Closing the edit dialog gives focus back to its button.
+  await page.getByTestId("schedule-edit").click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("schedule-edit")).toBeFocused();
+
   await task.getByRole("link", { name: `Sweep for ${name}` }).click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
   await expect(page.getByRole("heading", { name: `Sweep for ${name}` })).toBeVisible();
 
   // "Last run" on the list links to the last run's task.
   await page.goto("/schedules");
-  await page.getByTestId("schedule-row").filter({ hasText: name }).getByTestId("schedule-last-run").getByRole("link").first().click();
+  await page.getByTestId("schedule-row").filter({ hasText: renamed }).getByTestId("schedule-last-run").getByRole("link").first().click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
 });

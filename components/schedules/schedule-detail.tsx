@@ -4,19 +4,26 @@
 // first): when each run fired and for which slot, how (cron or run now), the
 // tasks it created with their state and links, and the targets it skipped with
 // the reason (still open from an earlier run, agent offline, minimum interval).
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
+// Run now, Enable/Disable and Edit act on it here as on the Schedules list.
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Pencil, Play } from "lucide-react";
 import Link from "next/link";
+import { useState } from "react";
 import { RelativeTime } from "@/components/relative-time";
+import { useCan } from "@/components/session-user";
 import { TaskStatusBadge } from "@/components/tasks/task-status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader, PageHeader } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
 import { api } from "@/lib/api-client";
 import type { ScheduleDto, ScheduleRunDto } from "@/lib/contracts/schedules";
 import type { TaskStatus } from "@/lib/contracts/tasks";
+import { useFocusReturn } from "../use-focus-return";
 import { RunStatusBadge } from "./run-status";
+import { useScheduleActions } from "./schedule-actions";
+import { ScheduleForm } from "./schedule-form";
 
 function Run({ run }: { run: ScheduleRunDto }) {
   return (
@@ -67,6 +74,11 @@ function Run({ run }: { run: ScheduleRunDto }) {
 }
 
 export function ScheduleDetail({ id }: { id: string }) {
+  const can = useCan();
+  const queryClient = useQueryClient();
+  const actions = useScheduleActions();
+  const [editing, setEditing] = useState(false);
+  useFocusReturn(editing);
   const schedule = useQuery({
     queryKey: ["schedule", id],
     queryFn: () => api<{ schedule: ScheduleDto }>(`/api/v1/schedules/${id}`),
@@ -99,8 +111,49 @@ export function ScheduleDetail({ id }: { id: string }) {
             {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} · {s.targetDescription} · task “{s.taskTitle}”
           </>
         }
-        actions={s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            {s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
+            {can.write ? (
+              <>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  busy={actions.busy === `toggle-${s.id}`}
+                  onClick={() => actions.toggle(s)}
+                  data-testid="schedule-toggle"
+                >
+                  {s.enabled ? "Disable" : "Enable"}
+                </Button>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  busy={actions.busy === `run-${s.id}`}
+                  onClick={() => actions.runNow(s)}
+                  data-testid="schedule-run"
+                >
+                  <Play className="size-4" aria-hidden /> Run now
+                </Button>
+                <Button size="sm" variant="secondary" onClick={() => setEditing(true)} data-testid="schedule-edit">
+                  <Pencil className="size-4" aria-hidden /> Edit
+                </Button>
+              </>
+            ) : null}
+          </div>
+        }
       />
+      <Dialog open={editing} onOpenChange={setEditing} title={`Edit ${s.name}`} className="max-w-2xl!">
+        {editing ? (
+          <ScheduleForm
+            schedule={s}
+            onDone={() => {
+              setEditing(false);
+              void queryClient.invalidateQueries({ queryKey: ["schedule", id] });
+              void queryClient.invalidateQueries({ queryKey: ["schedules"] });
+            }}
+          />
+        ) : null}
+      </Dialog>
       <Card>
         <CardHeader
           title="Runs"

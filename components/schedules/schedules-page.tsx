@@ -1,7 +1,8 @@
 "use client";
 
 // The Schedules page: every schedule with its timing, target, last and next run;
-// create and edit in a dialog, enable or disable, run now, delete.
+// create and edit in a dialog, enable or disable, run now (./schedule-actions.ts, shared
+// with a schedule's own page), delete.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, Pencil, Play, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
@@ -15,11 +16,11 @@ import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
 import { api, describeError } from "@/lib/api-client";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
+import { useFocusReturn } from "../use-focus-return";
 import { LeadTemplatesCard } from "./lead-templates-card";
 import { RunStatusBadge } from "./run-status";
+import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
-
-type RunAnswer = { taskIds: string[]; skips: Array<{ agentName: string | null; reason: string }> };
 
 function when(iso: string | null, empty: string) {
   if (!iso) return <span className="text-fg-muted">{empty}</span>;
@@ -41,29 +42,16 @@ export function SchedulesPage() {
   });
   const [editing, setEditing] = useState<ScheduleDto | "new" | null>(null);
   const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
+  useFocusReturn(editing !== null);
   const [busy, setBusy] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["schedules"] });
+  const actions = useScheduleActions();
 
   async function act(id: string, fn: () => Promise<unknown>, message: string) {
     setBusy(id);
     try {
       await fn();
       toast.success(message);
-      await refresh();
-    } catch (error) {
-      toast.error(describeError(error));
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function runNow(s: ScheduleDto) {
-    setBusy(`run-${s.id}`);
-    try {
-      const { run } = await api<{ run: RunAnswer }>(`/api/v1/schedules/${s.id}/run`, { method: "POST" });
-      const skipped = run.skips.length ? `; skipped: ${run.skips.map((k) => `${k.agentName ?? "pool"} (${k.reason})`).join(", ")}` : "";
-      if (run.taskIds.length === 0) toast.warning(`Nothing created from "${s.name}"${skipped}`);
-      else toast.success(`${run.taskIds.length === 1 ? "Task" : `${run.taskIds.length} tasks`} created from "${s.name}"${skipped}`);
       await refresh();
     } catch (error) {
       toast.error(describeError(error));
@@ -142,14 +130,8 @@ export function SchedulesPage() {
                     <Button
                       size="sm"
                       variant="secondary"
-                      busy={busy === `toggle-${s.id}`}
-                      onClick={() =>
-                        act(
-                          `toggle-${s.id}`,
-                          () => api(`/api/v1/schedules/${s.id}`, { method: "PATCH", body: { enabled: !s.enabled } }),
-                          s.enabled ? "Schedule disabled" : "Schedule enabled",
-                        )
-                      }
+                      busy={actions.busy === `toggle-${s.id}`}
+                      onClick={() => actions.toggle(s)}
                       data-testid="schedule-toggle"
                     >
                       {s.enabled ? "Disable" : "Enable"}
@@ -158,8 +140,8 @@ export function SchedulesPage() {
                       size="sm"
                       variant="ghost"
                       title="Run now"
-                      busy={busy === `run-${s.id}`}
-                      onClick={() => runNow(s)}
+                      busy={actions.busy === `run-${s.id}`}
+                      onClick={() => actions.runNow(s)}
                       data-testid="schedule-run"
                     >
                       <Play className="size-4" /> Run now
