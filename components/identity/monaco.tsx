@@ -5,8 +5,10 @@
 // editor instance (onMount) when they save or diff. Feeding each keystroke back as
 // `value` races with fast typing and loses characters.
 import { DiffEditor, Editor, loader, type OnMount } from "@monaco-editor/react";
+import type { editor } from "monaco-editor";
 import { useTheme } from "next-themes";
 import { type ComponentProps, useRef } from "react";
+import { EditorLoadError, PlainEditor, textareaEditor, useMonacoStatus } from "@/components/editor-fallback";
 import { Loading } from "@/components/ui/states";
 
 loader.config({ paths: { vs: "/monaco/vs" } });
@@ -36,8 +38,22 @@ type EditorProps = Omit<ComponentProps<typeof Editor>, "value"> & {
 
 export function CodeEditor({ onSave, onMount, ...props }: EditorProps) {
   const theme = useMonacoTheme();
+  const status = useMonacoStatus();
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
+  if (status === "loading") return <Loading label="Loading editor…" />;
+  if (status === "failed")
+    return (
+      <PlainEditor
+        defaultValue={props.defaultValue ?? ""}
+        readOnly={Boolean(props.options?.readOnly)}
+        label={props.options?.ariaLabel ?? "Editor"}
+        onChange={(value) => props.onChange?.(value, undefined as never)}
+        onSave={() => saveRef.current?.()}
+        // No Monaco to hand over: callers that need it (markers) check for a model first.
+        onReady={(instance) => onMount?.(instance, undefined as never)}
+      />
+    );
   const mount: OnMount = (instance, monaco) => {
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
     onMount?.(instance, monaco);
@@ -56,6 +72,9 @@ export function CodeEditor({ onSave, onMount, ...props }: EditorProps) {
 /** A read-only view of a text that may change (previews): here `value` is fine. */
 export function CodeViewer(props: ComponentProps<typeof Editor>) {
   const theme = useMonacoTheme();
+  const status = useMonacoStatus();
+  if (status === "loading") return <Loading label="Loading editor…" />;
+  if (status === "failed") return <PlainText text={props.value ?? props.defaultValue ?? ""} />;
   return (
     <Editor
       theme={theme}
@@ -66,10 +85,60 @@ export function CodeViewer(props: ComponentProps<typeof Editor>) {
   );
 }
 
+function PlainText({ text, label }: { text: string; label?: string }) {
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      {label ? <div className="border-b border-border px-3 py-1 text-xs text-fg-muted">{label}</div> : null}
+      <pre className="min-h-0 flex-1 overflow-auto bg-panel p-3 font-mono text-[13px] leading-5 whitespace-pre-wrap [overflow-wrap:anywhere]">
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+// Below this width the diff is shown inline (one column): two columns on a phone
+// leave a word or two per line.
+const SIDE_BY_SIDE_MIN_WIDTH = 700;
+
 export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof DiffEditor> & { onSave?: () => void }) {
   const theme = useMonacoTheme();
+  const status = useMonacoStatus();
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
+  const original = useRef<editor.IStandaloneCodeEditor | null>(null);
+  if (status === "loading") return <Loading label="Loading diff…" />;
+  if (status === "failed") {
+    const originalText = props.original ?? "";
+    original.current ??= textareaEditor(() => null);
+    return (
+      <div className="flex h-full min-h-0 flex-col">
+        <EditorLoadError />
+        <div className="grid min-h-0 flex-1 grid-rows-2 divide-y divide-border">
+          <PlainText text={originalText} label="Before" />
+          <div className="flex min-h-0 flex-col">
+            <div className="border-b border-border px-3 py-1 text-xs text-fg-muted">After</div>
+            <PlainEditor
+              className="min-h-0 flex-1"
+              showError={false}
+              defaultValue={props.modified ?? ""}
+              readOnly={Boolean(props.options?.readOnly)}
+              label="After"
+              onSave={() => saveRef.current?.()}
+              onReady={(modified) =>
+                onMount?.(
+                  {
+                    getModifiedEditor: () => modified,
+                    getOriginalEditor: () => ({ ...original.current, getValue: () => originalText }),
+                  } as unknown as editor.IStandaloneDiffEditor,
+                  undefined as never,
+                )
+              }
+            />
+          </div>
+        </div>
+      </div>
+    );
+  }
   return (
     <DiffEditor
       theme={theme}
@@ -83,7 +152,15 @@ export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof Di
         diff.getModifiedEditor().addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
         onMount?.(diff, monaco);
       }}
-      options={{ ...EDITOR_OPTIONS, renderSideBySide: true, useInlineViewWhenSpaceIsLimited: false, ...props.options }}
+      options={{
+        ...EDITOR_OPTIONS,
+        renderSideBySide: true,
+        useInlineViewWhenSpaceIsLimited: true,
+        renderSideBySideInlineBreakpoint: SIDE_BY_SIDE_MIN_WIDTH,
+        // Long unchanged stretches fold away (a click opens them), so the change is in view at once.
+        hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
+        ...props.options,
+      }}
     />
   );
 }
