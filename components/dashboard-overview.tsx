@@ -18,7 +18,7 @@ import { duration } from "./metrics/chart-kit";
 import { formatRelative } from "./relative-time";
 import { Card, CardHeader, PageHeader } from "./ui/card";
 import { cn } from "./ui/cn";
-import { EmptyState, Loading } from "./ui/states";
+import { EmptyState, ErrorState, Loading } from "./ui/states";
 
 type Tasks = z.infer<typeof listTasksResponseSchema>;
 type DayPoint = { day: string; completed: number; failed: number; failureRate: number | null; medianMs: number | null };
@@ -46,6 +46,7 @@ function Attention({
   label,
   detail,
   tone,
+  failed = false,
 }: {
   testId: string;
   href: string;
@@ -53,8 +54,10 @@ function Attention({
   label: string;
   detail?: ReactNode;
   tone: "warn" | "danger" | "neutral";
+  /** Its query failed: no number is known (the section shows the error). */
+  failed?: boolean;
 }) {
-  const zero = count === 0 || count === "0";
+  const zero = failed || count === 0 || count === "0";
   return (
     <Link
       href={href}
@@ -73,9 +76,13 @@ function Attention({
         )}
         data-testid={`${testId}-count`}
       >
-        {count ?? "…"}
+        {failed ? "–" : (count ?? "…")}
       </p>
-      {detail ? <div className="mt-1 truncate text-xs text-fg-muted">{detail}</div> : null}
+      {failed ? (
+        <div className="mt-1 truncate text-xs text-danger">could not be loaded</div>
+      ) : detail ? (
+        <div className="mt-1 truncate text-xs text-fg-muted">{detail}</div>
+      ) : null}
     </Link>
   );
 }
@@ -159,6 +166,8 @@ export function DashboardOverview() {
   const names = (list: { name: string; displayName: string }[] | undefined) =>
     list && list.length > 0 ? list.map((a) => a.name).join(", ") : null;
 
+  const attentionError = [proposals, offered, failed, alerts, agents].find((query) => query.isError)?.error;
+
   const points = series.data?.swarm ?? [];
   const sum = (field: "completed" | "failed") => points.reduce((total, p) => total + p[field], 0);
   const decided = sum("completed") + sum("failed");
@@ -175,9 +184,15 @@ export function DashboardOverview() {
         }
       />
       <AlertBanner />
+      {attentionError ? (
+        <div className="-mx-4 -mt-4" data-testid="attention-error">
+          <ErrorState error={attentionError} />
+        </div>
+      ) : null}
       <section aria-label="Needs attention" className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="attention">
         <Attention
           testId="attention-proposals"
+          failed={proposals.isError}
           href="/proposals"
           label="Proposals waiting"
           count={proposals.data?.total}
@@ -186,6 +201,7 @@ export function DashboardOverview() {
         />
         <Attention
           testId="attention-offered"
+          failed={offered.isError}
           href="/tasks?status=offered"
           label="Offered tasks waiting"
           count={count(offered.data)}
@@ -194,6 +210,7 @@ export function DashboardOverview() {
         />
         <Attention
           testId="attention-failed"
+          failed={failed.isError}
           href="/tasks?status=failed"
           label="Failed since last look"
           count={failedSince?.length}
@@ -202,6 +219,7 @@ export function DashboardOverview() {
         />
         <Attention
           testId="attention-alerts"
+          failed={alerts.isError}
           href="/metrics"
           label="Alerts open"
           count={openAlerts?.length}
@@ -210,6 +228,7 @@ export function DashboardOverview() {
         />
         <Attention
           testId="attention-offline"
+          failed={agents.isError}
           href="/agents"
           label="Agents offline"
           count={offline?.length}
@@ -218,6 +237,7 @@ export function DashboardOverview() {
         />
         <Attention
           testId="attention-setup"
+          failed={agents.isError}
           href={failingSetup?.[0] ? `/agents/${failingSetup[0].id}` : "/agents"}
           label="Setup failing"
           count={failingSetup?.length}
@@ -233,7 +253,11 @@ export function DashboardOverview() {
             All metrics
           </Link>
         </h2>
-        {series.isPending ? (
+        {series.isError ? (
+          <div className="-mx-4" data-testid="trends-error">
+            <ErrorState error={series.error} />
+          </div>
+        ) : series.isPending ? (
           <Loading label="Loading trends…" />
         ) : (
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="trends">
@@ -276,7 +300,11 @@ export function DashboardOverview() {
             </Link>
           }
         />
-        {agents.isPending ? (
+        {agents.isError ? (
+          <div data-testid="agents-error">
+            <ErrorState error={agents.error} />
+          </div>
+        ) : agents.isPending ? (
           <Loading />
         ) : agents.data && agents.data.agents.length > 0 ? (
           <ul className="divide-y divide-border">

@@ -58,6 +58,27 @@ test("on a phone the proposal diff is one column and opens at the change", async
   await page.screenshot({ path: "test-results/screens/ui-review/proposal-phone.png" });
 });
 
+test("the dashboard says when its data could not be loaded, section by section", async ({ page }) => {
+  await signIn(page);
+  await page.route(/\/api\/v1\/(agents|tasks|metrics\/tasks)(\?|$)/, (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "internal", message: "Database unavailable" } }),
+    }),
+  );
+  await page.goto("/");
+  await expect(page.getByTestId("agents-error")).toContainText("Database unavailable", { timeout: 20_000 });
+  await expect(page.getByTestId("trends-error")).toContainText("Database unavailable");
+  await expect(page.getByTestId("attention-error")).toContainText("Database unavailable");
+  await expect(page.getByText("No agents yet")).toHaveCount(0);
+  // No made-up zeros: the tiles whose data failed say so.
+  await expect(page.getByTestId("attention-offline-count")).toHaveText("–");
+  await expect(page.getByTestId("attention-offline")).toContainText("could not be loaded");
+  await expect(page.getByTestId("attention-failed-count")).toHaveText("–");
+  await page.screenshot({ path: "test-results/screens/ui-review/dashboard-errors.png" });
+});
+
 test("without Monaco the identity editor is a text box that still saves", async ({ page }) => {
   const agent = await newAgent();
   await page.route("**/monaco/vs/**", (route) => route.abort());
