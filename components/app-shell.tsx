@@ -110,7 +110,7 @@ export function AppShell({ user, children }: { user: ClientUser; children: React
         <aside
           id="main-sidebar"
           className={cn(
-            "fixed inset-y-0 left-0 z-50 flex h-dvh w-64 shrink-0 flex-col border-r border-border bg-panel transition-transform lg:sticky lg:top-0 lg:h-screen lg:w-56 lg:translate-x-0",
+            "fixed inset-y-0 left-0 z-50 flex h-dvh w-64 shrink-0 flex-col border-r border-border bg-panel transition-transform lg:sticky lg:top-0 lg:z-20 lg:h-screen lg:w-56 lg:translate-x-0",
             menuOpen ? "translate-x-0 shadow-xl" : "invisible -translate-x-full lg:visible",
           )}
           data-testid="sidebar"

@@ -79,6 +79,122 @@ test("the dashboard says when its data could not be loaded, section by section",
   await page.screenshot({ path: "test-results/screens/ui-review/dashboard-errors.png" });
 });
 
+test("a task's long description, long failure and cancel dialog, on a desktop and a phone", async ({ page }) => {
+  const agent = await newAgent();
+  const path = `/srv/work/${"very-long-directory-name/".repeat(12)}src/index.ts`;
+  const reason = `ENOENT: no such file or directory, open '${path}' ${"while building the project again and again ".repeat(14)}`;
+  const description = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1}: what needs doing, in some detail.`).join("\n\n");
+  const failed = await failedTask(agent.id, uniqueName("long"), description, reason);
+  const open = await apiCall<{ task: { id: string } }>("POST", "/api/v1/tasks", { title: uniqueName("open"), agentId: agent.id });
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.goto(`/tasks/${failed}`);
+  await expect(page.getByTestId("task-failure")).toContainText("ENOENT");
+  // The description is capped, and opens on request.
+  const toggle = page.getByTestId("task-description-toggle");
+  await expect(toggle).toHaveText("Show more");
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(2500);
+  // The timeline card is as tall as its events, not stretched to the description.
+  const timeline = await page.getByTestId("task-timeline").boundingBox();
+  expect(timeline?.height ?? 0).toBeLessThan(600);
+  // The failure the server cut to 500 characters ends in an ellipsis.
+  const failedEvent = page.getByTestId("task-event-message").filter({ hasText: "Failed:" });
+  await expect(failedEvent).toHaveText(/…$/);
+  await toggle.click();
+  await expect(toggle).toHaveText("Show less");
+  await expect(page.getByTestId("task-description")).toContainText("Paragraph 120");
+
+  // On a phone: nothing wider than the screen.
+  await page.setViewportSize(PHONE);
+  await page.goto(`/tasks/${failed}`);
+  await expect(page.getByTestId("task-failure")).toContainText("ENOENT");
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: "test-results/screens/ui-review/task-failed-phone.png", fullPage: true });
+
+  // The cancel confirmation: its dismiss button says what it keeps, and the dialog covers the sidebar.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/tasks/${open.body.task.id}`);
+  await page.getByTestId("task-cancel").click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog.getByRole("button", { name: "Keep task" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel task" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
+  const sidebar = await page.getByRole("navigation", { name: "Main" }).boundingBox();
+  expect(sidebar).not.toBeNull();
+  const onTop = await page.evaluate(
+    ({ x, y }) => {
+      const element = document.elementFromPoint(x, y);
+      return { inSidebar: Boolean(element?.closest("aside")), inDialogLayer: Boolean(element?.closest("[data-state=open]")) };
+    },
+    { x: (sidebar?.x ?? 0) + 20, y: (sidebar?.y ?? 0) + 20 },
+  );
+  expect(onTop).toEqual({ inSidebar: false, inDialogLayer: true });
+  // Focus is inside the dialog, and Escape keeps the task.
+  expect(await page.evaluate(() => Boolean(document.activeElement?.closest("[role=alertdialog]")))).toBe(true);
+  await page.screenshot({ path: "test-results/screens/ui-review/cancel-dialog.png" });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  expect((await apiCall("GET", `/api/v1/tasks/${open.body.task.id}`)).body.task.status).not.toBe("cancelled");
+
+  // Dark mode: the danger button's white text reads at 4.5:1 or better (WCAG AA).
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => localStorage.removeItem("theme"));
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const ratio = await page.getByTestId("task-cancel").evaluate((button) => {
+    const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const luminance = (channels: number[]) => {
+      const [R = 0, G = 0, B = 0] = channels.map((c) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+    };
+    const style = getComputedStyle(button);
+    const text = luminance(rgb(style.color));
+    const fill = luminance(rgb(style.backgroundColor));
+    return (Math.max(text, fill) + 0.05) / (Math.min(text, fill) + 0.05);
+  });
+  expect(ratio).toBeGreaterThanOrEqual(4.5);
+});
+
+test("the metrics page with a long failure reason fits a phone", async ({ page }) => {
+  const agent = await newAgent();
+  const reason = `Error: cannot resolve /srv/${"deeply/nested/module/".repeat(20)}index.ts from the build step`;
+  await failedTask(agent.id, uniqueName("metric"), "", reason);
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  await page.goto("/metrics");
+  await expect(page.getByText("Top failure reasons this week")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+});
+
+test("settings and audit tables keep their columns and buttons on a phone's screen", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  await page.goto("/settings");
+  for (const table of ["users-table", "sessions-table", "api-tokens-table"]) {
+    const buttons = page.getByTestId(table).getByRole("button");
+    await expect(buttons.first()).toBeVisible();
+    for (const box of await buttons.evaluateAll((all) => all.map((b) => b.getBoundingClientRect().right))) {
+      expect(box, table).toBeLessThanOrEqual(390);
+    }
+  }
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: "test-results/screens/ui-review/settings-phone.png", fullPage: true });
+
+  await page.goto("/audit");
+  const row = page.getByTestId("audit-row").first();
+  await expect(row).toBeVisible();
+  // Every cell of a row (its action, target and details too) is on the screen.
+  for (const right of await row.locator("td").evaluateAll((cells) => cells.map((c) => c.getBoundingClientRect().right))) {
+    expect(right).toBeLessThanOrEqual(390);
+  }
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+});
+
 test("without Monaco the identity editor is a text box that still saves", async ({ page }) => {
   const agent = await newAgent();
   await page.route("**/monaco/vs/**", (route) => route.abort());

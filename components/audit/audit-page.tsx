@@ -200,7 +200,7 @@ export function AuditPage() {
           <EmptyState title={action ? `No "${action}" events` : "No events yet"}>Changes appear here as they happen.</EmptyState>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="audit-table">
+            <table className="stack-table w-full text-sm" data-testid="audit-table">
               <thead>
                 <tr className="border-b border-border text-left text-xs text-fg-muted">
                   <th className="px-4 py-2 font-medium">#</th>
@@ -218,23 +218,25 @@ export function AuditPage() {
                     className={cn("align-top", event.id === brokenAt && "bg-danger/10")}
                     data-testid={event.id === brokenAt ? "audit-broken-row" : "audit-row"}
                   >
-                    <td className="px-4 py-2 font-mono text-xs text-fg-muted">{event.id}</td>
-                    <td className="px-4 py-2 whitespace-nowrap">
+                    <td data-label="#" className="px-4 py-2 font-mono text-xs text-fg-muted">
+                      {event.id}
+                    </td>
+                    <td data-label="Time" className="px-4 py-2 whitespace-nowrap">
                       <RelativeTime iso={event.createdAt} />
                     </td>
-                    <td className="px-4 py-2">
+                    <td data-label="Actor" className="px-4 py-2">
                       <span>{event.actorLabel}</span>
                       {event.actorType === "worker" || event.actorType === "system" ? (
                         <span className="ml-1 text-xs text-fg-muted">{event.actorType}</span>
                       ) : null}
                     </td>
-                    <td className="px-4 py-2">
+                    <td data-label="Action" className="px-4 py-2">
                       <Badge tone={event.id === brokenAt ? "danger" : "neutral"}>{event.action}</Badge>
                     </td>
-                    <td className="max-w-56 px-4 py-2 text-xs">
+                    <td data-label="Target" className="max-w-56 px-4 py-2 text-xs">
                       <Target event={event} />
                     </td>
-                    <td className="max-w-md px-4 py-2">
+                    <td data-label="Details" className="max-w-md px-4 py-2">
                       <Details event={event} />
                     </td>
                   </tr>

@@ -87,8 +87,8 @@ export function WeeklyReport() {
               better={!r.change.medianMs ? null : r.change.medianMs < 0}
             />
           </div>
-          <div className="grid gap-4 lg:grid-cols-2">
-            <div>
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+            <div className="min-w-0">
               <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-fg-muted">Top failure reasons this week</h3>
               {r.topFailureReasons.length === 0 ? (
                 <p className="text-sm text-fg-muted">No failures this week.</p>
@@ -106,7 +106,7 @@ export function WeeklyReport() {
                 </ul>
               )}
             </div>
-            <div>
+            <div className="min-w-0">
               <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-fg-muted">Biggest changes</h3>
               {r.biggestChanges.length === 0 ? (
                 <p className="text-sm text-fg-muted">No agent ran tasks in these two weeks.</p>

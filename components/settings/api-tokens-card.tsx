@@ -54,7 +54,7 @@ export function ApiTokensCard() {
         <EmptyState title="No API tokens">Create one for a script or a CI job.</EmptyState>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="api-tokens-table">
+          <table className="stack-table w-full text-sm" data-testid="api-tokens-table">
             <thead>
               <tr className="border-b border-border text-left text-xs text-fg-muted">
                 <th className="px-4 py-2 font-medium">Name</th>
@@ -67,19 +67,19 @@ export function ApiTokensCard() {
             <tbody className="divide-y divide-border">
               {tokens.data.tokens.map((token) => (
                 <tr key={token.id} className={token.revokedAt ? "text-fg-muted" : undefined}>
-                  <td className="px-4 py-2">
+                  <td data-label="Name" className="px-4 py-2">
                     <span className="font-medium">{token.name}</span> <code className="text-xs text-fg-muted">{token.prefix}</code>
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Owner" className="px-4 py-2">
                     {token.owner.email} <span className="text-xs text-fg-muted">({token.owner.role})</span>
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Created" className="px-4 py-2">
                     <RelativeTime iso={token.createdAt} />
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Last used" className="px-4 py-2">
                     <RelativeTime iso={token.lastUsedAt} />
                   </td>
-                  <td className="px-4 py-2 text-right">
+                  <td data-actions className="px-4 py-2 text-right">
                     {token.revokedAt ? (
                       <Badge tone="danger">revoked</Badge>
                     ) : (

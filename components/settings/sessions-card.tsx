@@ -78,7 +78,7 @@ export function SessionsCard() {
         <EmptyState title="No sessions" />
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="sessions-table">
+          <table className="stack-table w-full text-sm" data-testid="sessions-table">
             <thead>
               <tr className="border-b border-border text-left text-xs text-fg-muted">
                 {can.admin ? <th className="px-4 py-2 font-medium">User</th> : null}
@@ -92,18 +92,24 @@ export function SessionsCard() {
             <tbody className="divide-y divide-border">
               {sessions.data.sessions.map((session) => (
                 <tr key={session.id} data-testid="session-row">
-                  {can.admin ? <td className="px-4 py-2">{session.user.email}</td> : null}
-                  <td className="px-4 py-2" title={session.userAgent}>
+                  {can.admin ? (
+                    <td data-label="User" className="px-4 py-2">
+                      {session.user.email}
+                    </td>
+                  ) : null}
+                  <td data-label="Device" className="px-4 py-2" title={session.userAgent}>
                     {describeDevice(session.userAgent)} {session.current ? <Badge tone="ok">this browser</Badge> : null}
                   </td>
-                  <td className="px-4 py-2 font-mono text-xs">{session.address || "—"}</td>
-                  <td className="px-4 py-2">
+                  <td data-label="Address" className="px-4 py-2 font-mono text-xs">
+                    {session.address || "—"}
+                  </td>
+                  <td data-label="Signed in" className="px-4 py-2">
                     <RelativeTime iso={session.createdAt} />
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Last active" className="px-4 py-2">
                     <RelativeTime iso={session.lastSeenAt} />
                   </td>
-                  <td className="px-4 py-2 text-right">
+                  <td data-actions className="px-4 py-2 text-right">
                     <Button
                       size="sm"
                       variant="ghost"

@@ -96,7 +96,7 @@ export function UsersCard() {
         <ErrorState error={users.error} />
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="users-table">
+          <table className="stack-table w-full text-sm" data-testid="users-table">
             <thead>
               <tr className="border-b border-border text-left text-xs text-fg-muted">
                 <th className="px-4 py-2 font-medium">User</th>
@@ -108,7 +108,7 @@ export function UsersCard() {
             <tbody className="divide-y divide-border">
               {users.data.users.map((user) => (
                 <tr key={user.id} className={user.disabled ? "text-fg-muted" : undefined}>
-                  <td className="px-4 py-2">
+                  <td data-label="User" className="px-4 py-2">
                     <span className="font-medium">{user.email}</span>
                     {user.name ? <span className="ml-2 text-fg-muted">{user.name}</span> : null}
                     {user.id === me.id ? <Badge className="ml-2">you</Badge> : null}
@@ -118,7 +118,7 @@ export function UsersCard() {
                       </Badge>
                     ) : null}
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Role" className="px-4 py-2">
                     <Select
                       aria-label={`Role of ${user.email}`}
                       className="h-8"
@@ -134,10 +134,10 @@ export function UsersCard() {
                       ))}
                     </Select>
                   </td>
-                  <td className="px-4 py-2">
+                  <td data-label="Last sign-in" className="px-4 py-2">
                     <RelativeTime iso={user.lastLoginAt} />
                   </td>
-                  <td className="px-4 py-2 text-right whitespace-nowrap">
+                  <td data-actions className="px-4 py-2 text-right whitespace-nowrap">
                     <Button size="sm" variant="ghost" onClick={() => setResetting(user)}>
                       Reset password
                     </Button>

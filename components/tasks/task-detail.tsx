@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { agentLabel } from "@/lib/agents/agent-label";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
@@ -16,6 +16,7 @@ import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
+import { cn } from "../ui/cn";
 import { ConfirmDialog } from "../ui/dialog";
 import { Field, Select } from "../ui/input";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
@@ -160,7 +161,10 @@ export function TaskDetail({ id }: { id: string }) {
       {task.failureReason ? (
         <Card className="border-danger/40">
           <CardHeader title={<span className="text-danger">Failure reason</span>} />
-          <pre className="max-h-96 overflow-auto whitespace-pre-wrap px-4 py-3 font-mono text-xs text-danger" data-testid="task-failure">
+          <pre
+            className="max-h-96 overflow-auto whitespace-pre-wrap px-4 py-3 font-mono text-xs text-danger [overflow-wrap:anywhere]"
+            data-testid="task-failure"
+          >
             {task.failureReason}
           </pre>
         </Card>
@@ -179,14 +183,18 @@ export function TaskDetail({ id }: { id: string }) {
 
       <EarlierRuns events={events} />
 
-      <div className="grid gap-5 lg:grid-cols-[1fr_1fr]">
-        <Card>
+      <div className="grid items-start gap-5 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <Card className="min-w-0">
           <CardHeader title="Description" />
-          <div className="px-4 py-3">
-            {task.description.trim() ? <Markdown>{task.description}</Markdown> : <p className="text-sm text-fg-muted">No description.</p>}
-          </div>
+          {task.description.trim() ? (
+            <LongText>
+              <Markdown>{task.description}</Markdown>
+            </LongText>
+          ) : (
+            <p className="px-4 py-3 text-sm text-fg-muted">No description.</p>
+          )}
         </Card>
-        <Card>
+        <Card className="min-w-0">
           <CardHeader title="Timeline" description="Every status change and progress note, oldest first." />
           <TaskTimeline events={events} />
         </Card>
@@ -257,6 +265,52 @@ function EarlierRuns({ events }: { events: TaskEventDto[] }) {
   );
 }
 
+/** A text shown up to a screenful, with "Show more" / "Show less" when it is longer. */
+function LongText({ children }: { children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [long, setLong] = useState(false);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setLong(element.scrollHeight > element.clientHeight + 1 || element.scrollHeight > 384);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="min-w-0">
+      <div
+        ref={box}
+        className={cn(
+          "relative px-4 py-3 [overflow-wrap:anywhere]",
+          !open && "max-h-96 overflow-hidden",
+          !open &&
+            long &&
+            "after:pointer-events-none after:absolute after:inset-x-0 after:bottom-0 after:h-12 after:bg-gradient-to-t after:from-panel",
+        )}
+        data-testid="task-description"
+      >
+        {children}
+      </div>
+      {long ? (
+        <div className="border-t border-border px-4 py-2">
+          <button
+            type="button"
+            className="text-sm text-accent hover:underline"
+            aria-expanded={open}
+            onClick={() => setOpen((value) => !value)}
+            data-testid="task-description-toggle"
+          >
+            {open ? "Show less" : "Show more"}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 function Meta({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
@@ -266,7 +320,15 @@ function Meta({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-type Pending = { body: PatchTaskBody; title: string; description: string; confirm: string; destructive?: boolean } | null;
+type Pending = {
+  body: PatchTaskBody;
+  title: string;
+  description: string;
+  confirm: string;
+  /** The dismiss button (default "Cancel"; never that when the action itself cancels). */
+  keep?: string;
+  destructive?: boolean;
+} | null;
 
 function TaskActions({ task }: { task: TaskDto }) {
   const can = useCan();
@@ -357,6 +419,7 @@ function TaskActions({ task }: { task: TaskDto }) {
                 ? `${task.agentName ?? "The agent"} is working on it now: its worker hears about the cancellation at its next heartbeat and stops the agent.`
                 : "No worker will pick it up. You can retry it later.",
               confirm: task.status === "offered" ? "Reject" : "Cancel task",
+              keep: task.status === "offered" ? "Keep proposal" : "Keep task",
               destructive: true,
             })
           }
@@ -371,6 +434,7 @@ function TaskActions({ task }: { task: TaskDto }) {
         title={pending?.title ?? ""}
         description={pending?.description ?? ""}
         confirmLabel={pending?.confirm ?? "Confirm"}
+        cancelLabel={pending?.keep}
         destructive={pending?.destructive}
         busy={act.isPending}
         onConfirm={() => pending && act.mutate(pending.body)}

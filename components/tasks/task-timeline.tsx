@@ -27,6 +27,17 @@ function who(event: TaskEventDto): string {
   return "operator";
 }
 
+/** How much of a failure reason a "Failed: …" status event keeps (the server cuts it there). */
+const FAILURE_EXCERPT = 500;
+const FAILED_PREFIX = "Failed: ";
+
+/** The event's text; a failure reason the server cut short ends in an ellipsis, not mid-word. */
+export function eventText(event: Pick<TaskEventDto, "message" | "type" | "toStatus">): string {
+  const message = event.message || event.type;
+  const cut = event.toStatus === "failed" && message.startsWith(FAILED_PREFIX) && message.length >= FAILED_PREFIX.length + FAILURE_EXCERPT;
+  return cut ? `${message.trimEnd()}…` : message;
+}
+
 export function TaskTimeline({ events }: { events: TaskEventDto[] }) {
   if (events.length === 0) return <EmptyState title="No events yet" />;
   return (
@@ -35,7 +46,9 @@ export function TaskTimeline({ events }: { events: TaskEventDto[] }) {
         <li key={event.id} className="relative flex gap-3 pb-3 last:pb-0" data-testid="task-event" data-event-type={event.type}>
           <span className={cn("mt-1.5 size-2 shrink-0 rounded-full", dotFor(event))} aria-hidden />
           <div className="min-w-0 flex-1">
-            <p className={cn("text-sm break-words", event.type === "progress" && "italic")}>{event.message || event.type}</p>
+            <p className={cn("text-sm [overflow-wrap:anywhere]", event.type === "progress" && "italic")} data-testid="task-event-message">
+              {eventText(event)}
+            </p>
             <p className="text-xs text-fg-muted">
               {event.type} · {who(event)} · <RelativeTime iso={event.createdAt} />
             </p>

@@ -8,7 +8,7 @@ const VARIANTS: Record<Variant, string> = {
   primary: "bg-accent text-accent-fg hover:opacity-90 border border-transparent",
   secondary: "bg-panel text-fg border border-border hover:bg-muted",
   ghost: "text-fg-muted hover:text-fg hover:bg-muted border border-transparent",
-  danger: "bg-danger text-white hover:opacity-90 border border-transparent",
+  danger: "bg-danger-solid text-white hover:opacity-90 border border-transparent",
 };
 
 const SIZES: Record<Size, string> = { sm: "h-8 px-3 text-sm", md: "h-9 px-4 text-sm" };

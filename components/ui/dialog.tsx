@@ -7,9 +7,10 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
-const OVERLAY = "fixed inset-0 z-40 bg-black/50 backdrop-blur-[1px]";
+// Above everything the app shell pins (header z-30, sidebar and its drawer up to z-50).
+const OVERLAY = "fixed inset-0 z-[60] bg-black/50 backdrop-blur-[1px]";
 const CONTENT =
-  "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-panel p-5 shadow-xl focus:outline-none";
+  "fixed left-1/2 top-1/2 z-[70] max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-border bg-panel p-5 shadow-xl focus:outline-none";
 
 const DISCARD_MESSAGE = "Discard what you entered in this dialog?";
 
@@ -75,6 +76,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = "Cancel",
   destructive,
   busy,
   onConfirm,
@@ -85,6 +87,8 @@ export function ConfirmDialog({
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** The dismiss button's label: when the action is itself a cancel, say what is kept ("Keep task"). */
+  cancelLabel?: string;
   destructive?: boolean;
   busy?: boolean;
   onConfirm: () => void;
@@ -102,7 +106,9 @@ export function ConfirmDialog({
           {children}
           <div className="mt-5 flex justify-end gap-2">
             <AlertDialogPrimitive.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary" data-testid="confirm-dismiss">
+                {cancelLabel}
+              </Button>
             </AlertDialogPrimitive.Cancel>
             <Button variant={destructive ? "danger" : "primary"} busy={busy} onClick={onConfirm} data-testid="confirm-action">
               {confirmLabel}
