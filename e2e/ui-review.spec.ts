@@ -195,6 +195,29 @@ test("settings and audit tables keep their columns and buttons on a phone's scre
   expect(await pageWidth(page)).toBeLessThanOrEqual(390);
 });
 
+test("unknown addresses, tasks and agents answer 404 with a page leading back", async ({ page }) => {
+  await signIn(page);
+  const unknown = await page.goto("/no-such-page");
+  expect(unknown?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.getByTestId("status-home-link").click();
+  await expect(page).toHaveURL(/\/$/);
+
+  const task = await page.goto("/tasks/no-such-task");
+  expect(task?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "No such task" })).toBeVisible();
+  await page.getByTestId("back-to-tasks").click();
+  await expect(page).toHaveURL(/\/tasks$/);
+
+  const agent = await page.goto("/agents/no-such-agent");
+  expect(agent?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "No such agent" })).toBeVisible();
+  await page.setViewportSize(PHONE);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+  await page.getByTestId("back-to-agents").click();
+  await expect(page).toHaveURL(/\/agents$/);
+});
+
 test("without Monaco the identity editor is a text box that still saves", async ({ page }) => {
   const agent = await newAgent();
   await page.route("**/monaco/vs/**", (route) => route.abort());
