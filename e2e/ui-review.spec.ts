@@ -232,3 +232,24 @@ test("without Monaco the identity editor is a text box that still saves", async 
   expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nSaved without Monaco.\n");
   await expect(page.getByText("Loading editor…")).toHaveCount(0);
 });
+
+test("before any search, the share answered with embeddings is a dash, not 0 % in orange", async ({ page }) => {
+  // Whatever other tests searched: this page sees a history with no search.
+  await page.route("**/api/v1/memories/health?*", async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.perDay = body.perDay.map((day: Record<string, unknown>) => ({
+      ...day,
+      searches: 0,
+      injections: 0,
+      withEmbeddings: 0,
+      keywordOnly: 0,
+    }));
+    await route.fulfill({ response, json: body });
+  });
+  await signIn(page);
+  await page.goto("/memory");
+  const share = page.getByTestId("health-embedded-share");
+  await expect(share).toHaveText("–");
+  await expect(share).not.toHaveClass(/text-warn/);
+});

@@ -7,12 +7,26 @@ import { Card, CardHeader } from "../ui/card";
 import { ErrorState, Loading } from "../ui/states";
 import type { MemoryHealth } from "./memory-types";
 
-function Stat({ label, value, hint, tone }: { label: string; value: string; hint?: string; tone?: "ok" | "warn" | "danger" }) {
+function Stat({
+  label,
+  value,
+  hint,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: string;
+  hint?: string;
+  tone?: "ok" | "warn" | "danger";
+  testId?: string;
+}) {
   const color = tone === "danger" ? "text-danger" : tone === "warn" ? "text-warn" : tone === "ok" ? "text-ok" : "text-fg";
   return (
     <div className="rounded-md border border-border bg-muted/40 px-3 py-2">
       <div className="text-xs text-fg-muted">{label}</div>
-      <div className={`text-lg font-semibold ${color}`}>{value}</div>
+      <div className={`text-lg font-semibold ${color}`} data-testid={testId}>
+        {value}
+      </div>
       {hint ? <div className="text-[11px] text-fg-muted">{hint}</div> : null}
     </div>
   );
@@ -44,7 +58,8 @@ export function MemoryHealthPanel() {
   const h = health.data;
   const searches = h.perDay.reduce((sum, day) => sum + day.searches + day.injections, 0);
   const embedded = h.perDay.reduce((sum, day) => sum + day.withEmbeddings, 0);
-  const share = searches > 0 ? Math.round((embedded / searches) * 100) : 0;
+  // No search yet: no share to judge (shown as "–", as the hit rate is).
+  const share = searches > 0 ? Math.round((embedded / searches) * 100) : null;
   const days = h.perDay.map((day) => ({ ...day, label: day.day.slice(5) }));
   const buckets = h.scoreBuckets.map((bucket) => ({ ...bucket, label: bucket.from.toFixed(1) }));
 
@@ -64,9 +79,10 @@ export function MemoryHealthPanel() {
         <Stat label="Searches + injections" value={String(searches)} hint={`${h.totals.memories} memories stored`} />
         <Stat
           label="Answered with embeddings"
-          value={`${share}%`}
-          hint={`${searches - embedded} keyword-only`}
-          tone={h.embedder.kind === "none" ? undefined : share < 80 ? "warn" : "ok"}
+          value={share === null ? "–" : `${share}%`}
+          hint={share === null ? "no searches yet" : `${searches - embedded} keyword-only`}
+          tone={h.embedder.kind === "none" || share === null ? undefined : share < 80 ? "warn" : "ok"}
+          testId="health-embedded-share"
         />
         <Stat
           label="Embedding failures"
