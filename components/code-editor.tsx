@@ -9,6 +9,7 @@ import Editor, { loader } from "@monaco-editor/react";
 import type { editor } from "monaco-editor";
 import { useTheme } from "next-themes";
 import { type RefObject, useRef } from "react";
+import { PlainEditor, useMonacoStatus } from "./editor-fallback";
 import { Loading } from "./ui/states";
 
 loader.config({ paths: { vs: "/monaco/vs" } });
@@ -36,8 +37,28 @@ export function CodeEditor({
   onSave?: () => void;
 }) {
   const { resolvedTheme } = useTheme();
+  const status = useMonacoStatus();
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
+  if (status !== "ready")
+    return (
+      <div className="overflow-hidden rounded-md border border-border" data-testid="code-editor" style={{ height }}>
+        {status === "loading" ? (
+          <Loading label="Loading the editor…" />
+        ) : (
+          <PlainEditor
+            defaultValue={defaultValue}
+            readOnly={readOnly}
+            label={label}
+            onChange={onChange}
+            onSave={() => saveRef.current?.()}
+            onReady={(instance) => {
+              if (editorRef) editorRef.current = instance;
+            }}
+          />
+        )}
+      </div>
+    );
   return (
     <div className="overflow-hidden rounded-md border border-border" data-testid="code-editor">
       <Editor

@@ -253,3 +253,18 @@ test("before any search, the share answered with embeddings is a dash, not 0 % i
   await expect(share).toHaveText("–");
   await expect(share).not.toHaveClass(/text-warn/);
 });
+
+test("without Monaco the setup script is a text box that still saves", async ({ page }) => {
+  await page.route("**/monaco/vs/**", (route) => route.abort());
+  await signIn(page);
+  await page.goto("/settings");
+  const box = page.getByTestId("code-editor").getByTestId("plain-editor");
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("code-editor").getByTestId("editor-load-error")).toBeVisible();
+  await box.fill("#!/bin/sh\necho saved without Monaco\n");
+  await expect(page.getByTestId("unsaved-changes")).toBeVisible();
+  await page.getByTestId("save-setup-script").click();
+  await expect(page.getByTestId("unsaved-changes")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("code-editor").getByTestId("plain-editor")).toHaveValue(/saved without Monaco/, { timeout: 30_000 });
+});
