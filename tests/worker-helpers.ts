@@ -2,8 +2,10 @@
 // Helpers for the full-loop tests: a real app (tests/support), a real worker
 // process (worker/main.ts --once) and scripted agents (tests/fixtures/agents).
 import { execFileSync } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { expect } from "vitest";
+import { openTestDb } from "./support/test-db";
 
 export type Target = { baseUrl: string; dbFile: string; databaseUrl: string; adminToken: string };
 
@@ -93,4 +95,53 @@ export async function agentMemories(target: Target, agentId: string, source?: st
 export async function progressNotes(target: Target, taskId: string) {
   const { events } = await getTask(target, taskId);
   return events.filter((event: { type: string }) => event.type === "progress").map((event: { message: string }) => event.message);
+}
+
+/**
+ * Makes `content` the current version of one of the agent's identity files, written
+ * straight into the app's database the way releases before the content checks stored
+ * it (an operator's save, unchecked). The operator API now refuses such a file (an
+ * invalid capabilities.yaml, or one in its older shape: 400), yet agents created back
+ * then still have one, and the worker must handle it. Answers the new version's id.
+ */
+export async function storeUncheckedIdentityVersion(target: Target, agentId: string, kind: string, content: string): Promise<string> {
+  const database = openTestDb(target.databaseUrl);
+  try {
+    const file = await database.get<{ id: string; currentVersionId: string | null }>(
+      'SELECT "id", "currentVersionId" FROM "IdentityFile" WHERE "agentId" = ? AND "kind" = ?',
+      [agentId, kind],
+    );
+    if (!file) throw new Error(`agent ${agentId} has no ${kind} file`);
+    const last = await database.get<{ n: number | null }>('SELECT MAX("number") AS "n" FROM "IdentityVersion" WHERE "fileId" = ?', [
+      file.id,
+    ]);
+    const id = randomUUID();
+    const now = new Date();
+    await database.run(
+      `INSERT INTO "IdentityVersion" ("id", "fileId", "agentId", "kind", "number", "content", "contentHash", "size", "deleted",
+         "parentVersionId", "authorType", "authorId", "source", "reason", "createdAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        file.id,
+        agentId,
+        kind,
+        Number(last?.n ?? 0) + 1,
+        content,
+        createHash("sha256").update(content).digest("hex"),
+        Buffer.byteLength(content),
+        false,
+        file.currentVersionId,
+        "operator",
+        null,
+        "api",
+        "saved before the content checks",
+        now,
+      ],
+    );
+    await database.run('UPDATE "IdentityFile" SET "currentVersionId" = ?, "updatedAt" = ? WHERE "id" = ?', [id, now, file.id]);
+    return id;
+  } finally {
+    await database.close();
+  }
 }
