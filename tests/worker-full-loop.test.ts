@@ -80,8 +80,9 @@ describe("worker full loop", { timeout: 120_000 }, () => {
     const syncEvents = done.events.filter((event: { type: string }) => event.type === "sync");
     expect(syncEvents.map((event: { data: { httpStatus: number } }) => event.data.httpStatus).sort()).toEqual([200, 200, 202]);
 
-    // memory/ files became memories: the agent's own, and memory/shared/ for the whole swarm.
-    const memories = await call(target, "GET", `/api/v1/memories?source=file_index&limit=200`);
+    // memory/ files became memories: the agent's own, and memory/shared/ for the whole swarm
+    // (both of this agent: the same files of other tests' agents are on the shared server too).
+    const memories = await call(target, "GET", `/api/v1/memories?source=file_index&agentId=${agent.id}&limit=200`);
     expect(memories.status, JSON.stringify(memories.body)).toBe(200);
     const mine = memories.body.memories.filter((m: { content: string }) => m.content.includes(first) || m.content.includes("staging DB"));
     expect(mine.map((m: { scope: string; agentId: string | null }) => m.scope).sort()).toEqual(["agent", "swarm"]);
