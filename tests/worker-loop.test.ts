@@ -264,6 +264,7 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     const t1 = await createTask(target, { title: "one", agentId: agent.id });
     const t2 = await createTask(target, { title: "two", agentId: agent.id });
     const run = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo done", POLL_WAIT_MS: "200" }, []);
+    let exit: number | null;
     try {
       await run.waitFor(new RegExp(`task=${t1} .*task completed`), 60_000);
       await run.waitFor(new RegExp(`task=${t2} .*task completed`), 60_000);
@@ -277,10 +278,12 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
       const t3 = await createTask(target, { title: "three", agentId: agent.id });
       await run.waitFor(new RegExp(`task=${t3} .*task completed`), 60_000);
     } finally {
-      await setGlobalSetupScript(target, GLOBAL_SCRIPT);
+      // Stopped before the global script is put back, which it would otherwise run as a change.
       run.child.kill("SIGTERM");
+      exit = await run.exited;
+      await setGlobalSetupScript(target, GLOBAL_SCRIPT);
     }
-    expect(await run.exited, run.log()).toBe(0);
+    expect(exit, run.log()).toBe(0);
     expect(readFileSync(ws.project("setup-runs.log"), "utf8")).toBe(
       "global script ran\nagent script ran\nglobal script v2 ran\nagent script ran\n",
     );
