@@ -17,7 +17,22 @@ export type AgentResult = {
   /** True when stop() ended it (cancelled, SIGTERM of the worker, lost task). */
   stopped: boolean;
   truncated: boolean;
+  /** The process could not be started at all (ENOENT, EACCES, ...): the agent never ran. */
+  spawnError?: NodeJS.ErrnoException;
 };
+
+/** The process groups of the agents running now: a second signal kills them before the worker exits. */
+const runningGroups = new Set<number>();
+
+/** SIGKILL to every running agent's process group (the worker is exiting at once and must not orphan them). */
+export function killRunningAgents(): void {
+  for (const pid of runningGroups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {}
+  }
+  runningGroups.clear();
+}
 
 export type RunningAgent = { pid: number | undefined; done: Promise<AgentResult>; stop(reason: string): void };
 
@@ -42,11 +57,14 @@ export function startAgent({
     "shell" in command
       ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() })
       : spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
+  const pid = child.pid;
+  if (pid !== undefined) runningGroups.add(pid);
   let stdout = "";
   let combined = "";
   let truncated = false;
   let stopped = false;
   let killTimer: NodeJS.Timeout | undefined;
+  let spawnError: NodeJS.ErrnoException | undefined;
   const keep = (text: string, max: number) => {
     if (text.length <= max * 2) return text;
     truncated = true;
@@ -80,17 +98,19 @@ export function startAgent({
   };
 
   const done = new Promise<AgentResult>((resolve) => {
-    child.on("error", (error) => {
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.syscall?.startsWith("spawn")) spawnError = error;
       combined += `\n${error.message}`;
     });
     child.on("close", (code, signal) => {
       clearTimeout(killTimer);
+      if (pid !== undefined) runningGroups.delete(pid);
       if (stdout.length > maxOutputChars) {
         truncated = true;
         stdout = stdout.slice(stdout.length - maxOutputChars);
       }
       if (combined.length > 16 * 1024) combined = combined.slice(combined.length - 16 * 1024);
-      resolve({ code, signal, stdout, combined, stopped, truncated });
+      resolve({ code, signal, stdout, combined, stopped, truncated, ...(spawnError ? { spawnError } : {}) });
     });
   });
 

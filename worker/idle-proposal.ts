@@ -1,6 +1,8 @@
 // IDLE_PROPOSAL_AFTER: when no task came for that long, the agent is asked for one
 // improvement proposal, filed as an unassigned task tagged `proposal` for an
-// operator to accept (reference 004, "When No Tickets Are Available").
+// operator to accept (reference 004, "When No Tickets Are Available"). The run has
+// the task time limit (MAX_TASK_MINUTES) and stops, process group and all, when the
+// worker is told to stop; once one is filed the loop asks again only after a task.
 
 import { agentEnv } from "./agent-env";
 import { type AgentCommand, startAgent } from "./agent-runner";
@@ -43,12 +45,16 @@ export async function proposeImprovement({
   api,
   log,
   layout,
+  shutdown,
 }: {
   config: WorkerConfig;
   api: ApiClient;
   log: Logger;
   layout: WorkspaceLayout;
+  /** The worker's stop signal: the idle run is stopped like a task's (its whole process group). */
+  shutdown?: AbortSignal;
 }): Promise<boolean> {
+  if (shutdown?.aborted) return false;
   log.info("idle: asking the agent for an improvement proposal");
   // Read-only tools and no hooks: a proposal changes nothing and has no task to sync to.
   const command: AgentCommand =
@@ -74,7 +80,29 @@ export async function proposeImprovement({
     maxOutputChars: 64 * 1024,
     killGraceMs: config.killGraceMs,
   });
-  const result = await running.done;
+  const onShutdown = () => {
+    log.info("idle: the worker is stopping; stopping the proposal run");
+    running.stop("the worker is stopping");
+  };
+  shutdown?.addEventListener("abort", onShutdown, { once: true });
+  const limitMs = Math.round(config.maxTaskMinutes * 60_000);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    log.warn(`idle: the proposal run took longer than ${config.maxTaskMinutes} min (MAX_TASK_MINUTES); stopping it`);
+    running.stop("timed out");
+  }, limitMs);
+  let result: Awaited<typeof running.done>;
+  try {
+    result = await running.done;
+  } finally {
+    clearTimeout(timer);
+    shutdown?.removeEventListener("abort", onShutdown);
+  }
+  if (result.stopped) {
+    log.warn(`idle: no proposal (${timedOut ? "timed out" : "stopped"})`);
+    return false;
+  }
   const proposal = result.code === 0 ? parseProposal(result.stdout) : null;
   if (!proposal) {
     log.warn(`idle: no proposal (agent exit ${result.code}, ${result.stdout.length} characters)`);

@@ -1,5 +1,6 @@
 // The worker runner: `npm run worker [-- --once]` (worker/README.md). On SIGTERM
 // or SIGINT it stops the agent, gives back the task it holds and exits 0.
+import { killRunningAgents } from "./agent-runner";
 import { ConfigError, loadConfig, type WorkerConfig } from "./config";
 import { createLogger } from "./log";
 import { runWorker } from "./worker-loop";
@@ -21,7 +22,8 @@ async function main() {
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
     if (signals > 1) {
-      log.warn(`${signal} again: exiting now`);
+      log.warn(`${signal} again: killing the agent's process group and exiting now`);
+      killRunningAgents();
       process.exit(1);
     }
     log.info(`${signal}: stopping (the held task, if any, is given back)`);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TaskDto } from "../lib/contracts/tasks";
 import { ActivityWatch, minutesText, taskTimeLimit } from "./activity";
+import { agentStartProblem, isSpawnFailure } from "./agent-check";
 import { agentEnv, writeSwarmBin } from "./agent-env";
 import { type AgentCommand, type AgentResult, type RunningAgent, startAgent } from "./agent-runner";
 import { agentProcessEnv, handOver } from "./agent-user";
@@ -26,7 +27,11 @@ import { WorkspaceSync } from "./sync";
 import { prepareWorkspace } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
 
-export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost";
+/**
+ * The last two are give-backs that say the worker is broken, not the task: its agent
+ * cannot be started, or its checkout cannot be fetched. The loop stops claiming then.
+ */
+export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost" | "agent_unavailable" | "checkout_unavailable";
 type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
 
 export async function runTask({
@@ -136,12 +141,20 @@ export async function runTask({
     let branch: string | null = null;
     if (gitMode) {
       await ensureGitIdentity(dir, agentName);
-      branch = await prepareTaskBranch({
-        dir,
-        remote: config.remote,
-        main: config.mainBranch,
-        taskId,
-      });
+      try {
+        branch = await prepareTaskBranch({
+          dir,
+          remote: config.remote,
+          main: config.mainBranch,
+          taskId,
+        });
+      } catch (error) {
+        // The repository, not the task: no reflection, no failure; the loop waits until a fetch works again.
+        const why = (error as Error).message;
+        log.error(`the checkout could not be prepared (${why.split("\n")[0]}): giving the task back`, taskId);
+        await release(`the worker could not prepare its checkout of the project (not the task's fault): ${why}`);
+        return "checkout_unavailable";
+      }
       log.info(`git: on ${branch} from the latest ${config.mainBranch}`, taskId);
     }
     const prepared = await prepareWorkspace({ homeDir: layout.home, taskDir, bundle });
@@ -330,6 +343,13 @@ export async function runTask({
     sync.stop();
     await sync.syncNow("agent exit");
     if (stop) return await endEarly(stop);
+    const unstartable = agentNeverRan(result, config, dir);
+    if (unstartable) {
+      // The worker's configuration, not the task: no reflection, no failure, no lesson.
+      log.error(`the agent could not be started: ${unstartable}`, taskId);
+      await release(`the worker could not start its agent (not the task's fault): ${unstartable}`);
+      return "agent_unavailable";
+    }
     const limitHit = activity?.limitHit;
     if (limitHit) return await giveBack(`${limitHit.reason}\n${tail(result.combined.trim(), 2000)}`, result.combined);
     if (givenBack !== null) return await giveBack(givenBack, result.combined);
@@ -406,6 +426,20 @@ export async function runTask({
     }
     return release(`the worker was stopped before the task finished (${why.detail}); giving it back`);
   }
+}
+
+/**
+ * Why the agent never ran, or null when it did: the spawn itself failed (ENOENT,
+ * EACCES), or the shell of AGENT_COMMAND answered 126/127 and its program is indeed
+ * missing or not executable (an agent script whose own command is missing is the task's).
+ */
+function agentNeverRan(result: AgentResult, config: WorkerConfig, cwd: string): string | null {
+  if (isSpawnFailure(result.spawnError)) return result.spawnError!.message;
+  if (config.harness === "command" && (result.code === 126 || result.code === 127)) {
+    const problem = agentStartProblem(config, cwd);
+    if (problem) return problem.split("\n").at(-1)!.trim();
+  }
+  return null;
 }
 
 async function ensureGitIdentity(dir: string, agentName: string) {

@@ -4,9 +4,11 @@
 import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
+import { agentStartProblem } from "./agent-check";
 import { setAgentUser } from "./agent-user";
 import { createApiClient, WorkerApiError } from "./api-client";
 import { backoffDelay, sleep } from "./backoff";
+import { CheckoutGate } from "./checkout-gate";
 import type { WorkerConfig } from "./config";
 import { proposeImprovement } from "./idle-proposal";
 import type { Logger } from "./log";
@@ -59,6 +61,12 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.error(error.message);
     return 2;
   }
+  // An agent that cannot start would fail every task it is given within milliseconds: refuse to claim any.
+  const unstartable = agentStartProblem(config, layout.project);
+  if (unstartable) {
+    log.error(unstartable);
+    return 2;
+  }
   log.info(
     `registered as agent ${agent.name} (${agent.id}, ${agent.role}, profile ${agent.securityProfile}); harness ${config.harness}; project ${layout.project}${layout.git ? " (git)" : ""}, SWARMDECK_HOME ${layout.home}`,
   );
@@ -70,8 +78,11 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const alive = setInterval(touchAlive, 15_000);
   shutdown.addEventListener("abort", () => clearInterval(alive), { once: true });
   const setup = new SetupGuard({ config, api, log, layout });
+  const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log }) : null;
   let failures = 0;
   let lastActivity = Date.now();
+  /** One idle proposal per idle stretch: after one is filed, the next waits for a task to have run. */
+  let proposed = false;
   while (!shutdown.aborted) {
     if (!(await setup.ready())) {
       // Strict setup failure: no task is claimed (none could succeed); the script is checked again until it changes.
@@ -82,6 +93,16 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       await sleep(config.setupRecheckMs, shutdown);
       continue;
     }
+    if (checkout && !(await checkout.ready())) {
+      // The repository cannot be fetched: a claim now would be given back and use one of the task's attempts.
+      if (config.once) {
+        log.info("the project's repository cannot be fetched (--once): exiting without claiming a task");
+        clearInterval(alive);
+        return 1;
+      }
+      await sleep(checkout.retryDelay(), shutdown);
+      continue;
+    }
     let task: Awaited<ReturnType<typeof api.poll>>;
     try {
       task = await api.poll(config.pollWaitMs, shutdown);
@@ -89,6 +110,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     } catch (error) {
       if (error instanceof WorkerApiError && (error.status === 401 || error.status === 403)) {
         log.error(`the app refused this worker's token: ${error.message}`);
+        clearInterval(alive);
         return 1;
       }
       const delay = backoffDelay(failures++);
@@ -101,6 +123,15 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       const end = await runTask({ config, api, log, agentName: agent.name, layout, task, shutdown });
       log.info(`task ${end}`, task.id);
       lastActivity = Date.now();
+      proposed = false;
+      if (end === "agent_unavailable") {
+        // Installing or fixing the agent happens on this host (and may need a new environment): stop, like the start-up check.
+        log.error(
+          "the agent cannot be started: the task was given back and this worker stops claiming (exit 2); fix AGENT_COMMAND / CLAUDE_BIN and start it again",
+        );
+        clearInterval(alive);
+        return 2;
+      }
       if (config.once) break;
       continue;
     }
@@ -108,9 +139,9 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       log.info("no task came (--once): exiting");
       break;
     }
-    if (config.idleProposalAfterMs > 0 && Date.now() - lastActivity >= config.idleProposalAfterMs) {
+    if (!proposed && config.idleProposalAfterMs > 0 && Date.now() - lastActivity >= config.idleProposalAfterMs) {
       try {
-        await proposeImprovement({ config, api, log, layout });
+        proposed = await proposeImprovement({ config, api, log, layout, shutdown });
       } catch (error) {
         log.warn(`idle proposal failed: ${(error as Error).message}`);
       }

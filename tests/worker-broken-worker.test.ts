@@ -1,0 +1,208 @@
+// A broken worker must not burn the queue: an agent it cannot start, a repository it
+// cannot fetch, and an idle-proposal run that would not stop. The real worker process
+// against the real app (worker/README.md, "When the worker itself is broken", "Idle proposals").
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
+import { startTestServer, type TestServer } from "./support/test-server";
+import { agentMemories, agentWithToken, call, createTask, getTask, seedBareRepository, waitForTask } from "./worker-helpers";
+
+let target: TestServer;
+let root: string;
+
+beforeAll(async () => {
+  target = await startTestServer();
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-broken-"));
+}, 600_000);
+afterAll(async () => {
+  await target?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const baseEnv = (token: string, workspace: string) => ({
+  SWARMDECK_URL: target.baseUrl,
+  SWARMDECK_TOKEN: token,
+  WORKSPACE_DIR: path.join(root, workspace),
+});
+
+/** The task as the app has it, with its failure and release events. */
+async function untouched(taskId: string) {
+  const { task, events } = await getTask(target, taskId);
+  return { task, kinds: (events as { type: string }[]).map((event) => event.type) };
+}
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe("an agent the worker cannot start", { timeout: 120_000 }, () => {
+  it("refuses to start (exit 2, naming the setting) and leaves the queued tasks as they were: AGENT_COMMAND missing, not executable, CLAUDE_BIN missing", async () => {
+    const agent = await agentWithToken(target);
+    const tasks = [
+      await createTask(target, { title: "one", agentId: agent.id }),
+      await createTask(target, { title: "two", agentId: agent.id }),
+    ];
+    const notExecutable = path.join(root, "agent-not-executable.sh");
+    writeFileSync(notExecutable, "#!/bin/sh\necho hi\n", { mode: 0o644 });
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ AGENT_COMMAND: path.join(root, "no-such-agent.sh") }, /AGENT_COMMAND: cannot run \S*no-such-agent\.sh .*no such file/],
+      [{ AGENT_COMMAND: `${notExecutable} --flag` }, /AGENT_COMMAND: cannot run \S*agent-not-executable\.sh .*not executable/],
+      [
+        { HARNESS: "claude", CLAUDE_BIN: "claude-not-installed-here" },
+        /CLAUDE_BIN: cannot run claude-not-installed-here .*not found on PATH/,
+      ],
+    ];
+    for (const [env, message] of cases) {
+      const worker = spawnWorker({ ...baseEnv(agent.token, "start-check"), ...env }, []);
+      const code = await worker.exited;
+      expect(code, worker.log()).toBe(2);
+      expect(worker.log()).toMatch(message);
+      expect(worker.log()).toContain("no task was claimed");
+    }
+    for (const taskId of tasks) {
+      const { task, kinds } = await untouched(taskId);
+      expect(task).toMatchObject({ status: "queued", attempts: 0 });
+      expect(kinds).not.toContain("claimed");
+    }
+    expect(await agentMemories(target, agent.id, "task_failure")).toEqual([]);
+  });
+
+  it("gives a task back without a failure, a reflection or a lesson when the agent cannot be spawned after all, and stops claiming (exit 2)", async () => {
+    const agent = await agentWithToken(target);
+    const claude = path.join(mkdtempSync(path.join(root, "bin-")), "claude");
+    copyFileSync(path.join(FIXTURES, "bin", "claude"), claude);
+    chmodSync(claude, 0o755);
+    const worker = spawnWorker(
+      {
+        ...baseEnv(agent.token, "late"),
+        HARNESS: "claude",
+        CLAUDE_BIN: claude,
+        CLAUDE_CONFIG_DIR: path.join(root, "late-claude"),
+      },
+      [],
+    );
+    await worker.waitFor("registered as agent");
+    // Broken after the start-up check: the next spawn fails with EACCES.
+    chmodSync(claude, 0o644);
+    const first = await createTask(target, { title: "first", agentId: agent.id });
+    const second = await createTask(target, { title: "second", agentId: agent.id });
+    expect(await worker.exited, worker.log()).toBe(2);
+    expect(worker.log()).toMatch(/the agent could not be started: spawn \S+ EACCES/);
+    expect(worker.log()).toContain("this worker stops claiming (exit 2)");
+    expect(worker.log()).not.toContain("reflection");
+
+    const claimed = [await untouched(first), await untouched(second)].filter((one) => one.kinds.includes("claimed"));
+    expect(claimed).toHaveLength(1);
+    const [given] = claimed;
+    expect(given!.task.status).toBe("queued");
+    expect(given!.kinds).toContain("released");
+    expect(given!.kinds).not.toContain("failed");
+    const { events } = await getTask(target, given!.task.id);
+    expect(JSON.stringify(events)).toContain("the worker could not start its agent (not the task's fault)");
+    expect(await agentMemories(target, agent.id, "task_failure")).toEqual([]);
+    expect(await agentMemories(target, agent.id, "reflection")).toEqual([]);
+  });
+});
+
+describe("a repository the worker cannot fetch", { timeout: 180_000 }, () => {
+  it("claims nothing while the fetch fails (the task keeps its attempts), says so once, and takes the task when the repository is back", async () => {
+    const agent = await agentWithToken(target);
+    const origin = path.join(root, "origin.git");
+    seedBareRepository(origin);
+    const env = { ...baseEnv(agent.token, "repo"), REPO_URL: origin, AGENT_COMMAND: path.join(FIXTURES, "agents", "echo-prompt.sh") };
+    // A first run clones the project (no task yet), as a worker that ran before would have.
+    const first = spawnWorker(env, ["--once"]);
+    expect(await first.exited, first.log()).toBe(0);
+
+    renameSync(origin, `${origin}.away`);
+    const taskId = await createTask(target, { title: "needs the repo", agentId: agent.id });
+    const worker = spawnWorker(env, []);
+    await worker.waitFor("claiming no tasks until it works again");
+    const paused = await untouched(taskId);
+    expect(paused.task).toMatchObject({ status: "queued", attempts: 0 });
+    expect(paused.kinds).not.toContain("claimed");
+
+    renameSync(`${origin}.away`, origin);
+    const { task } = await waitForTask(target, taskId, (t) => t.status === "completed", 90_000);
+    expect(task.attempts).toBe(1);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited, worker.log()).toBe(0);
+    const log = worker.log();
+    expect(log).toContain(`git fetch origin works again: claiming tasks`);
+    // Once per change of state, however often it was retried.
+    expect(log.match(/git fetch origin fails/g)).toHaveLength(1);
+  });
+});
+
+describe("idle proposals", { timeout: 120_000 }, () => {
+  it("files one proposal per idle stretch, and asks again only after a task has run", async () => {
+    const agent = await agentWithToken(target);
+    const marker = `idle-${process.pid}-${Date.now().toString(36)}`;
+    const worker = spawnWorker(
+      {
+        ...baseEnv(agent.token, "idle-once"),
+        AGENT_COMMAND: `cat >/dev/null; echo "Proposal ${marker}"; echo; echo "Cache the dependency install in CI."`,
+        IDLE_PROPOSAL_AFTER: "100",
+      },
+      [],
+    );
+    await worker.waitFor("idle: filed proposal");
+    const proposals = async () => {
+      const reply = await call(target, "GET", `/api/v1/tasks?tag=proposal&q=${marker}&limit=100`);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body.tasks as { id: string; title: string }[];
+    };
+    // Many idle polls later (200 ms each, 100 ms idle threshold): still the one proposal.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await proposals()).toHaveLength(1);
+
+    const taskId = await createTask(target, { title: "a real task", agentId: agent.id });
+    await waitForTask(target, taskId, (t) => t.status === "completed");
+    await worker.waitFor(/idle: filed proposal[\s\S]*task completed[\s\S]*idle: filed proposal/);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(await proposals()).toHaveLength(2);
+  });
+
+  it("stops a hanging idle run at the time limit, and on SIGTERM stops its process group and exits 0", async () => {
+    const agent = await agentWithToken(target);
+    const dir = mkdtempSync(path.join(root, "idle-hang-"));
+    const pidFile = path.join(dir, "pid");
+    const signalFile = path.join(dir, "signals");
+    const worker = spawnWorker(
+      {
+        ...baseEnv(agent.token, "idle-hang"),
+        AGENT_COMMAND: path.join(FIXTURES, "agents", "sleep.sh"),
+        AGENT_PID_FILE: pidFile,
+        AGENT_SIGNAL_FILE: signalFile,
+        IDLE_PROPOSAL_AFTER: "100",
+        MAX_TASK_MINUTES: "0.02",
+      },
+      [],
+    );
+    // The time limit (MAX_TASK_MINUTES) stops the first run; the worker asks again after the idle interval.
+    await worker.waitFor("idle: the proposal run took longer than 0.02 min (MAX_TASK_MINUTES); stopping it", 60_000);
+    await worker.waitFor("idle: no proposal (timed out)");
+    expect(readFileSync(signalFile, "utf8")).toContain("got SIGTERM");
+    rmSync(pidFile, { force: true });
+    await worker.waitFor(/idle: no proposal \(timed out\)[\s\S]*idle: asking the agent/);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited, worker.log()).toBe(0);
+    expect(worker.log()).toContain("idle: the worker is stopping; stopping the proposal run");
+    expect(processGone(pid)).toBe(true);
+    expect(readFileSync(signalFile, "utf8").match(/got SIGTERM/g)).toHaveLength(2);
+    const reply = await call(target, "GET", `/api/v1/tasks?tag=proposal&q=${encodeURIComponent("finished without")}`);
+    expect(reply.body.tasks).toEqual([]);
+  });
+});
