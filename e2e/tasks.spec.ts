@@ -163,7 +163,7 @@ test("cancel, retry and return to the pool through confirmations; a failure show
 
   // A cancel that is dismissed changes nothing; a confirmed one cancels.
   await page.getByTestId("task-cancel").click();
-  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  await page.getByRole("button", { name: "Keep task", exact: true }).click();
   await expect(page.getByTestId("task-status")).toHaveText("In the pool");
   await page.getByTestId("task-cancel").click();
   await page.getByTestId("confirm-action").click();

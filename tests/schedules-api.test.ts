@@ -158,6 +158,19 @@ describe("schedules API", () => {
     expect((await admin().post("/api/v1/schedules/unknown/run")).status).toBe(404);
   });
 
+  it("changes a schedule's timing and name in one PATCH, as the edit form sends it, and refuses a too frequent cron without a change", async () => {
+    const created = await admin().post("/api/v1/schedules", body({ name: "Retimed" }));
+    const id = created.body.schedule.id;
+    const patched = await admin().patch(`/api/v1/schedules/${id}`, { name: "Retimed weekly", cron: "0 9 * * 1", timezone: "Europe/Paris" });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.schedule).toMatchObject({ name: "Retimed weekly", cron: "0 9 * * 1", timezone: "Europe/Paris" });
+    const often = await admin().patch(`/api/v1/schedules/${id}`, { cron: "*/2 * * * *" });
+    expect(often.status).toBe(400);
+    expect(often.body.error.code).toBe("validation_failed");
+    expect(often.body.error.details[0].path).toBe("cron");
+    expect((await admin().get(`/api/v1/schedules/${id}`)).body.schedule.cron).toBe("0 9 * * 1");
+  });
+
   it("needs an operator to change anything", async () => {
     expect((await client().get("/api/v1/schedules")).status).toBe(401);
     expect((await client("sdo_not_a_token").post("/api/v1/schedules", body())).status).toBe(401);

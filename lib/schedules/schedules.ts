@@ -140,8 +140,9 @@ const include = {
   runs: { select: { status: true }, orderBy: { firedAt: "desc" }, take: 1 },
 } as const;
 
-async function assertCron(cron: string, timezone: string, now: number) {
-  const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, await currentMinIntervalMs(), now);
+/** `minIntervalMs`: currentMinIntervalMs(), read before any transaction (on SQLite it needs the one connection). */
+function assertCron(cron: string, timezone: string, now: number, minIntervalMs: number) {
+  const problem = cronProblem(cron, timezone) ?? intervalProblem(cron, timezone, minIntervalMs, now);
   if (problem) {
     const path = cronProblemField(timezone);
     throw new ApiError("validation_failed", problem, [{ path, message: problem }]);
@@ -208,7 +209,7 @@ export async function listScheduleRuns({ id, limit, cursor }: { id: string; limi
 }
 
 export async function createSchedule({ input, actor, clock = systemClock }: { input: CreateScheduleBody; actor: Actor; clock?: Clock }) {
-  await assertCron(input.cron, input.timezone, clock());
+  assertCron(input.cron, input.timezone, clock(), await currentMinIntervalMs());
   if (input.templateKey && !findTemplate(input.templateKey)) {
     throw new ApiError("validation_failed", "Unknown template", [{ path: "templateKey", message: "unknown template" }]);
   }
@@ -261,13 +262,16 @@ export async function updateSchedule({
   actor: Actor;
   clock?: Clock;
 }) {
+  const retimed = input.cron !== undefined || input.timezone !== undefined;
+  // Read outside the transaction: inside it, on SQLite, it would wait for the connection the transaction holds.
+  const minIntervalMs = retimed ? await currentMinIntervalMs() : 0;
   return db.$transaction(async (tx) => {
     const current = await tx.schedule.findUnique({ where: { id } });
     if (!current) throw notFound("Schedule");
     const cron = input.cron ?? current.cron;
     const timezone = input.timezone ?? current.timezone;
     const enabled = input.enabled ?? current.enabled;
-    if (input.cron !== undefined || input.timezone !== undefined) await assertCron(cron, timezone, clock());
+    if (retimed) assertCron(cron, timezone, clock(), minIntervalMs);
     const retarget = input.targetKind !== undefined || input.targetValue !== undefined || input.agentId !== undefined;
     const kind = input.targetKind ?? (input.agentId !== undefined ? (input.agentId ? "agent" : "pool") : current.targetKind);
     const keeps = kind === current.targetKind;
