@@ -183,7 +183,12 @@ test("a schedule's page lists its runs: tasks with links, and skipped runs with 
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("schedule-edit")).toBeFocused();
 
-  await task.getByRole("link", { name: `Sweep for ${name}` }).click();
+  // (The run made above is now the newest row: the run that created the task is found by what it did.)
+  await runs
+    .filter({ hasText: "tasks created" })
+    .getByTestId("schedule-run-task")
+    .getByRole("link", { name: `Sweep for ${name}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
   await expect(page.getByRole("heading", { name: `Sweep for ${name}` })).toBeVisible();
 
