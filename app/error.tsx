@@ -1,22 +1,11 @@
 "use client";
 
-import { StandaloneStatus, StatusPanel } from "@/components/status-page";
-import { Button } from "@/components/ui/button";
+import { ErrorPanel, StandaloneStatus } from "@/components/status-page";
 
-export default function AppError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function AppError(props: { error: Error & { digest?: string }; reset: () => void }) {
   return (
     <StandaloneStatus>
-      <StatusPanel
-        code="Error"
-        title="Something went wrong"
-        actions={
-          <Button variant="secondary" onClick={reset}>
-            Try again
-          </Button>
-        }
-      >
-        This page failed to load.{error.digest ? ` (reference ${error.digest})` : ""}
-      </StatusPanel>
+      <ErrorPanel {...props} />
     </StandaloneStatus>
   );
 }

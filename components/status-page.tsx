@@ -2,6 +2,7 @@
 // saying what happened, with a way back (and, for errors, a retry).
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 
 export function StatusPanel({
   code,
@@ -53,5 +54,22 @@ export function StandaloneStatus({ children }: { children: ReactNode }) {
         {children}
       </div>
     </div>
+  );
+}
+
+/** The error boundary's panel (app/error.tsx, and inside the shell app/(dashboard)/error.tsx). */
+export function ErrorPanel({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  return (
+    <StatusPanel
+      code="Error"
+      title="Something went wrong"
+      actions={
+        <Button variant="secondary" onClick={reset}>
+          Try again
+        </Button>
+      }
+    >
+      This page failed to load.{error.digest ? ` (reference ${error.digest})` : ""}
+    </StatusPanel>
   );
 }

@@ -1,21 +1,8 @@
 "use client";
 
-import { StatusPanel } from "@/components/status-page";
-import { Button } from "@/components/ui/button";
+import { ErrorPanel } from "@/components/status-page";
 
 // Inside the app shell: the navigation stays usable around the error.
-export default function DashboardError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return (
-    <StatusPanel
-      code="Error"
-      title="Something went wrong"
-      actions={
-        <Button variant="secondary" onClick={reset}>
-          Try again
-        </Button>
-      }
-    >
-      This page failed to load.{error.digest ? ` (reference ${error.digest})` : ""}
-    </StatusPanel>
-  );
+export default function DashboardError(props: { error: Error & { digest?: string }; reset: () => void }) {
+  return <ErrorPanel {...props} />;
 }
