@@ -43,11 +43,28 @@ test("on a phone the proposal diff is one column and opens at the change", async
     workerToken(agent.id),
   );
   expect(proposed.status).toBe(202);
+  // A long queue from other agents: on a phone the list stands above the review.
+  for (let a = 0; a < 4; a++) {
+    const other = await newAgent({ securityProfile: "standard" });
+    const token = workerToken(other.id);
+    for (const slug of ["soul", "identity", "user"]) {
+      const { versionId } = await identityFile(other.id, slug);
+      const queued = await apiCall(
+        "PUT",
+        `/api/worker/identity/${slug}`,
+        { content: `Queued ${slug}\n`, baseVersionId: versionId, reason: "queued", trigger: "agent" },
+        token,
+      );
+      expect(queued.status).toBe(202);
+    }
+  }
 
   await signIn(page);
   await page.setViewportSize(PHONE);
   await page.goto("/proposals");
   await page.getByTestId(`proposal-${proposed.body.proposalId}`).click();
+  // The pick brings the review, below the list, into view and gives it the focus.
+  await expect(page.getByRole("region", { name: "Selected proposal" })).toBeFocused();
   const diff = page.getByTestId("proposal-diff");
   // The change is drawn without scrolling (the unchanged lines before it are folded).
   await expect(diff.locator(".editor.modified .view-line").filter({ hasText: "far down" }).first()).toBeInViewport({ timeout: 30_000 });

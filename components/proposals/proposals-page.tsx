@@ -3,7 +3,7 @@
 // The review queue: agent-proposed identity changes, pending first, each with a
 // side-by-side diff to approve, approve edited, or reject with a note.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { timeAgo } from "@/components/identity/format";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -33,6 +33,19 @@ export function StatusBadge({ status }: { status: Status }) {
 export function ProposalsPage() {
   const [status, setStatus] = useState<Status>("pending");
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // A pick from the list: on a phone the review sits below the list, so it is
+  // brought into view (and focused, for keyboards and screen readers).
+  const [picked, setPicked] = useState(0);
+  const review = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = review.current;
+    if (picked === 0 || !element) return;
+    const top = element.getBoundingClientRect().top;
+    // Beside the list (wide screens) it is in view already, and focus stays in the list.
+    if (top >= 0 && top <= window.innerHeight / 3) return;
+    element.scrollIntoView({ block: "start" });
+    element.focus({ preventScroll: true });
+  }, [picked]);
   const list = useQuery({
     queryKey: ["proposals", "list", status],
     queryFn: () => api<{ proposals: ProposalDto[]; total: number }>(`/api/v1/proposals?status=${status}`),
@@ -97,7 +110,10 @@ export function ProposalsPage() {
                 <li key={p.id}>
                   <button
                     type="button"
-                    onClick={() => setSelectedId(p.id)}
+                    onClick={() => {
+                      setSelectedId(p.id);
+                      setPicked((n) => n + 1);
+                    }}
                     className={cn("w-full px-4 py-3 text-left hover:bg-muted", selected?.id === p.id && "bg-accent/5")}
                     data-testid={`proposal-${p.id}`}
                   >
@@ -124,7 +140,12 @@ export function ProposalsPage() {
             </p>
           ) : null}
         </Card>
-        {selected ? <ProposalReview key={selected.id} proposalId={selected.id} /> : null}
+        {selected ? (
+          // scroll-mt clears the sticky top bar phones have.
+          <section ref={review} tabIndex={-1} aria-label="Selected proposal" className="min-w-0 scroll-mt-16 outline-none">
+            <ProposalReview key={selected.id} proposalId={selected.id} />
+          </section>
+        ) : null}
       </div>
     </div>
   );
