@@ -61,6 +61,8 @@ const envSchema = z
     HEARTBEAT_INTERVAL_MS: int(10_000),
     SYNC_DEBOUNCE_MS: int(300),
     KILL_GRACE_MS: int(5_000),
+    // How long a finished task's report is retried while the app is down or overloaded.
+    REPORT_RETRY_MS: int(300_000),
     MAX_OUTPUT_CHARS: int(200_000),
   })
   .superRefine((env, ctx) => {
@@ -106,6 +108,7 @@ export type WorkerConfig = {
   /** Post-task reflection (P5): on unless REFLECTION=off. */
   reflection: boolean;
   reflectionTimeoutMs: number;
+  reportRetryMs: number;
   /** The follow-up turn for AGENT_COMMAND agents (empty: none, so no reflection unless HARNESS=claude). */
   reflectionCommand: string;
   pollWaitMs: number;
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: string[] = [], uid = pr
     heartbeatIntervalMs: Math.max(e.HEARTBEAT_INTERVAL_MS, 100),
     syncDebounceMs: e.SYNC_DEBOUNCE_MS,
     killGraceMs: e.KILL_GRACE_MS,
+    reportRetryMs: e.REPORT_RETRY_MS,
     maxOutputChars: Math.min(e.MAX_OUTPUT_CHARS, 256 * 1024),
     once: argv.includes("--once"),
   };

@@ -3,12 +3,15 @@
 // /api/worker/identity/{kind} against the version they were written from; the
 // start-up file contributes only its marker block minus the global script; files
 // under memory/ become memories. Nothing the agent wrote is dropped: a 409 is
-// resent as a proposal against the current version.
+// resent as a proposal against the current version, and what could not be sent
+// by the end of a task (the app down, a 429 on the agent's hourly quota) is kept
+// in the worker's own state file and sent again from the next task.
 import { createHash } from "node:crypto";
 import type { FSWatcher } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { IDENTITY_FILE_NAMES, type IdentityKind } from "../lib/contracts/identity";
+import { z } from "zod";
+import { IDENTITY_FILE_NAMES, type IdentityKind, identityKindSchema } from "../lib/contracts/identity";
 import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
@@ -29,9 +32,40 @@ function keptAs(error: WorkerApiError): string {
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/**
+ * What the worker keeps between tasks, beside the agent's home (never in it: the
+ * agent must not be able to mark a file as sent): the hash of each memory file as
+ * the app has it, and identity edits not sent by the end of their task.
+ */
+const syncStateSchema = z.object({
+  memorySent: z.record(z.string(), z.string()),
+  unsent: z.array(z.object({ kind: identityKindSchema, content: z.string(), base: z.string().nullable(), taskId: z.string() })),
+});
+type SyncState = z.infer<typeof syncStateSchema>;
+
+/** The state file's content; null when there is none yet (or it is unreadable, which is logged). */
+async function readSyncState(file: string, log: Logger): Promise<SyncState | null> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn(`reading ${file}: ${(error as Error).message}`);
+    return null;
+  }
+  try {
+    return syncStateSchema.parse(JSON.parse(text));
+  } catch (error) {
+    log.warn(`${file} is not a sync state this worker reads; starting afresh: ${(error as Error).message.split("\n")[0]}`);
+    return null;
+  }
+}
+
 export class WorkspaceSync {
   private readonly state = new Map<IdentityKind, FileState>();
   private readonly memoryHashes = new Map<string, string>();
+  private memoryChanged = false;
+  /** Identity edits not sent by the end of a task, as last saved (rewritten by keepUnsent()). */
+  private unsent: SyncState["unsent"] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private watchers: FSWatcher[] = [];
@@ -46,6 +80,8 @@ export class WorkspaceSync {
       homeDir: string;
       prepared: PreparedWorkspace;
       debounceMs: number;
+      /** The worker's state file (worker/task-runner.ts puts it in WORKSPACE_DIR, outside the home). */
+      stateFile: string;
     },
   ) {
     for (const [kind, file] of options.prepared.files) this.state.set(kind, { base: file.versionId, synced: file.content });
@@ -53,12 +89,76 @@ export class WorkspaceSync {
     this.state.set("SETUP_SCRIPT", { base: setup.versionId, synced: setup.synced });
   }
 
-  /** Remembers the memory files already there, so that only new or changed ones are sent. */
-  async snapshotMemory(): Promise<void> {
-    for (const file of await this.memoryFiles()) {
-      const content = await readIfExists(path.join(this.options.homeDir, file));
-      if (content !== null) this.memoryHashes.set(file, hash(content));
+  /**
+   * Before the agent runs: which memory files the app already has (from the state
+   * file; on a worker's first task, the files already there), and the identity
+   * edits an earlier task could not send, written back into the home so that the
+   * first sync sends them (against the version they were written from: a 409 makes
+   * them proposals against the current one).
+   */
+  async restore(): Promise<number> {
+    const { stateFile, log, taskId } = this.options;
+    const saved = await readSyncState(stateFile, log);
+    if (saved) {
+      for (const [file, digest] of Object.entries(saved.memorySent)) this.memoryHashes.set(file, digest);
+    } else {
+      for (const file of await this.memoryFiles()) {
+        const content = await readIfExists(path.join(this.options.homeDir, file));
+        if (content !== null) this.memoryHashes.set(file, hash(content));
+      }
+      this.memoryChanged = true;
     }
+    this.unsent = saved?.unsent ?? [];
+    let carried = 0;
+    for (const entry of this.unsent) {
+      const state = this.state.get(entry.kind);
+      // Gone from the app, or the app's version is this text already (it was applied after all).
+      if (!state || entry.content === state.synced) continue;
+      carried++;
+      log.info(`${this.fileName(entry.kind)}: an edit from task ${entry.taskId} was not sent yet; sending it now`, taskId);
+      await this.writeKind(entry.kind, entry.content);
+      this.state.set(entry.kind, { base: entry.base, synced: state.synced });
+    }
+    await this.saveState();
+    return carried;
+  }
+
+  /**
+   * After the last sync of the task: what is still not sent is kept for the next
+   * task (the home's files are rewritten from the app's versions then).
+   */
+  keepUnsent(): Promise<void> {
+    // After any sync still under way.
+    const run = this.chain.then(() => this.saveUnsent());
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private async saveUnsent(): Promise<void> {
+    const { log, taskId } = this.options;
+    const current = await this.currentContents();
+    const unsent: SyncState["unsent"] = [];
+    for (const [kind, content] of current) {
+      const state = this.state.get(kind);
+      if (state && content !== state.synced) unsent.push({ kind, content, base: state.base, taskId });
+    }
+    if (unsent.length) {
+      log.warn(`not sent yet, kept for the next task: ${unsent.map((entry) => this.fileName(entry.kind)).join(", ")}`, taskId);
+    }
+    this.unsent = unsent;
+    await this.saveState();
+  }
+
+  private async saveState(): Promise<void> {
+    const { stateFile } = this.options;
+    const state: SyncState = { memorySent: Object.fromEntries(this.memoryHashes), unsent: this.unsent };
+    const temp = `${stateFile}.${process.pid}.tmp`;
+    await writeFile(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+    await rename(temp, stateFile).catch(async (error) => {
+      await rm(temp, { force: true });
+      throw error;
+    });
+    this.memoryChanged = false;
   }
 
   /** Watches the workspace root and memory/ until stop(); every change schedules a sync. */
@@ -119,28 +219,45 @@ export class WorkspaceSync {
    * file sync does not send it again. A pending proposal changes nothing here.
    */
   async adoptApplied(kind: IdentityKind, content: string, versionId: string): Promise<void> {
+    const synced = await this.writeKind(kind, content);
+    this.state.set(kind, { base: versionId, synced });
+  }
+
+  /** Writes one kind's content into the home (the setup script as the start-up file's block); returns what sync reads back. */
+  private async writeKind(kind: IdentityKind, content: string): Promise<string> {
     const { homeDir, prepared } = this.options;
     if (kind === "SETUP_SCRIPT") {
       const file = path.join(homeDir, prepared.startupFile);
       const scripts = { global: prepared.setupScript.global, agent: content };
       const written = prependSetupBlock((await readIfExists(file)) ?? "", scripts);
       await writeOwnFile(file, written);
-      this.state.set(kind, { base: versionId, synced: extractAgentSetupScript(written, scripts.global) });
-      return;
+      return extractAgentSetupScript(written, scripts.global);
     }
     await writeOwnFile(path.join(homeDir, IDENTITY_FILE_NAMES[kind]), content);
-    this.state.set(kind, { base: versionId, synced: content });
+    return content;
+  }
+
+  private fileName(kind: IdentityKind): string {
+    return kind === "SETUP_SCRIPT" ? "setup script" : IDENTITY_FILE_NAMES[kind];
+  }
+
+  /** Each kind's text as it stands in the home (kinds whose file is gone are left out). */
+  private async currentContents(): Promise<Map<IdentityKind, string>> {
+    const { homeDir, prepared } = this.options;
+    const contents = new Map<IdentityKind, string>();
+    for (const kind of FILE_KINDS) {
+      const content = await readIfExists(path.join(homeDir, IDENTITY_FILE_NAMES[kind]));
+      if (content !== null) contents.set(kind, content);
+    }
+    const startup = await readIfExists(path.join(homeDir, prepared.startupFile));
+    if (startup !== null) contents.set("SETUP_SCRIPT", extractAgentSetupScript(startup, prepared.setupScript.global));
+    return contents;
   }
 
   private async syncOnce(why: string): Promise<void> {
-    const { homeDir, prepared } = this.options;
-    for (const kind of FILE_KINDS) {
-      const content = await readIfExists(path.join(homeDir, IDENTITY_FILE_NAMES[kind]));
-      if (content !== null) await this.syncFile(kind, content, why);
-    }
-    const startup = await readIfExists(path.join(homeDir, prepared.startupFile));
-    if (startup !== null) await this.syncFile("SETUP_SCRIPT", extractAgentSetupScript(startup, prepared.setupScript.global), why);
+    for (const [kind, content] of await this.currentContents()) await this.syncFile(kind, content, why);
     await this.syncMemory();
+    if (this.memoryChanged) await this.saveState();
   }
 
   private async syncFile(kind: IdentityKind, content: string, why: string): Promise<void> {
@@ -170,7 +287,7 @@ export class WorkspaceSync {
     reason: string;
   }): Promise<SendOutcome> {
     const { api, log, taskId } = this.options;
-    const file = kind === "SETUP_SCRIPT" ? "setup script" : IDENTITY_FILE_NAMES[kind];
+    const file = this.fileName(kind);
     const base = this.baseOf(kind);
     const record = (outcome: SendOutcome) => {
       this.outcomes.push({ kind: outcome.kind, result: outcome.result, detail: outcome.detail });
@@ -286,12 +403,16 @@ export class WorkspaceSync {
       try {
         const { ids } = await api.storeMemory({ name: file, content, scope, source: "file_index", taskId, path: file });
         this.memoryHashes.set(file, hash(content));
+        this.memoryChanged = true;
         log.info(`memory ${file} stored (${scope}, ${ids.length} chunk${ids.length === 1 ? "" : "s"})`, taskId);
       } catch (error) {
         const status = error instanceof WorkerApiError ? error.status : 0;
         log.warn(`memory ${file} not stored: ${(error as Error).message}`, taskId);
         // Refused for good (4xx other than 429): do not retry on every change.
-        if (status >= 400 && status < 500 && status !== 429) this.memoryHashes.set(file, hash(content));
+        if (status >= 400 && status < 500 && status !== 429) {
+          this.memoryHashes.set(file, hash(content));
+          this.memoryChanged = true;
+        }
       }
     }
   }

@@ -13,6 +13,7 @@ import { agentEnv, writeSwarmBin } from "./agent-env";
 import { type AgentCommand, type AgentResult, type RunningAgent, startAgent } from "./agent-runner";
 import { agentProcessEnv, handOver } from "./agent-user";
 import { type ApiClient, WorkerApiError } from "./api-client";
+import { backoffDelay, sleep } from "./backoff";
 import { CapabilitiesError, claudeDeniedTools, taskCapabilities } from "./capabilities";
 import { claudeCommand } from "./claude-harness";
 import type { WorkerConfig } from "./config";
@@ -31,8 +32,17 @@ import type { WorkspaceLayout } from "./workspace-layout";
  * The last two are give-backs that say the worker is broken, not the task: its agent
  * cannot be started, or its checkout cannot be fetched. The loop stops claiming then.
  */
+/** The worker's sync state (worker/sync.ts), in WORKSPACE_DIR beside home/ and project/, not the agent's. */
+export const SYNC_STATE_FILE = "sync-state.json";
+
 export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost" | "agent_unavailable" | "checkout_unavailable";
 type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
+
+/** The next wait before asking the app again: backoff, or longer when a 429 says when (Retry-After, also in its details). */
+function retryDelay(error: WorkerApiError, attempt: number): number {
+  const hinted = Number((error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds) * 1000;
+  return Math.max(backoffDelay(attempt, { baseMs: 1_000, maxMs: 30_000 }), Number.isFinite(hinted) ? hinted : 0);
+}
 
 export async function runTask({
   config,
@@ -99,14 +109,32 @@ export async function runTask({
   let control: Awaited<ReturnType<typeof startControlServer>> | null = null;
   let sync: WorkspaceSync | null = null;
 
-  /** Finishing calls: a 409 means someone else finished or took it (cancelled, requeued), which is logged, not fatal. */
+  /**
+   * Finishing calls. A 409 means someone else finished or took it (cancelled, requeued),
+   * which is logged, not fatal. An app that is down or overloaded (no answer, 429, 5xx)
+   * is asked again with backoff for up to REPORT_RETRY_MS while the heartbeat keeps the
+   * task: the work is done (perhaps merged), and an unreported task would be run again.
+   * A worker told to stop makes one more try at most.
+   */
   const finish = async (end: TaskEnd, call: () => Promise<void>): Promise<TaskEnd> => {
-    try {
-      await call();
-      return end;
-    } catch (error) {
-      log.error(`could not report the task as ${end}: ${(error as Error).message}`, taskId);
-      return error instanceof WorkerApiError && error.status === 409 ? "lost" : end;
+    // What the last sync could not send is kept first: a worker stopped while it retries loses nothing.
+    await sync?.keepUnsent().catch((error: Error) => log.warn(`could not keep the unsent edits: ${error.message}`, taskId));
+    const deadline = Date.now() + config.reportRetryMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await call();
+        if (attempt > 0) log.info(`reported the task as ${end} after ${attempt} retr${attempt === 1 ? "y" : "ies"}`, taskId);
+        return end;
+      } catch (error) {
+        const delay = error instanceof WorkerApiError && error.transient ? retryDelay(error, attempt) : null;
+        if (delay !== null && !shutdown.aborted && Date.now() + delay <= deadline) {
+          log.warn(`could not report the task as ${end} (${(error as Error).message}); retrying in ${delay} ms`, taskId);
+          await sleep(delay, shutdown);
+          continue;
+        }
+        log.error(`could not report the task as ${end}: ${(error as Error).message}`, taskId);
+        return error instanceof WorkerApiError && error.status === 409 ? "lost" : end;
+      }
     }
   };
   const release = (reason: string) => {
@@ -176,7 +204,15 @@ export async function runTask({
     await chmod(taskDir, 0o755);
     log.info(`workspace ready: ${prepared.files.size} identity files, setup script in ${prepared.startupFile}`, taskId);
 
-    sync = new WorkspaceSync({ api, log, taskId, homeDir: layout.home, prepared, debounceMs: config.syncDebounceMs });
+    sync = new WorkspaceSync({
+      api,
+      log,
+      taskId,
+      homeDir: layout.home,
+      prepared,
+      debounceMs: config.syncDebounceMs,
+      stateFile: path.join(layout.root, SYNC_STATE_FILE),
+    });
     control = await startControlServer({
       api,
       log,
@@ -335,7 +371,8 @@ export async function runTask({
       return await release(reason);
     };
 
-    await sync.snapshotMemory();
+    // Edits an earlier task could not send are back in the home: they go first.
+    if ((await sync.restore()) > 0) await sync.syncNow("carried over from an earlier task");
     sync.watch();
     activity.start([dir, layout.home]);
     const result = await runAgent(bundle.taskPrompt, "task");
@@ -410,6 +447,7 @@ export async function runTask({
     clearTimeout(giveBackTimer);
     shutdown.removeEventListener("abort", onShutdown);
     sync?.stop();
+    await sync?.keepUnsent().catch((error: Error) => log.warn(`could not keep the unsent edits: ${error.message}`, taskId));
     await heartbeat.stop();
     await control?.close();
     await rm(taskDir, { recursive: true, force: true });
