@@ -65,7 +65,10 @@ describe("git workflow", () => {
     expect(originFile("feature.txt")).toBe("new feature");
     expect(sh(origin, "log", "-1", "--format=%s", "main")).toBe("task-t1: add a feature");
     expect(sh(origin, "ls-tree", "--name-only", "main").split("\n").sort()).toEqual(["app.txt", "feature.txt"]);
-    expect(sh(origin, "branch", "--list", "task-t1")).toContain("task-t1");
+    // Merged, the branch is gone, on the remote and in the clone (main has its commits).
+    expect(sh(origin, "branch", "--list", "task-t1")).toBe("");
+    expect(sh(dir, "branch", "--list", "task-t1")).toBe("");
+    expect(sh(dir, "branch", "--show-current")).toBe("main");
   });
 
   it("does not land anything on main once the task was stopped (cancelled, taken back)", async () => {
@@ -83,6 +86,19 @@ describe("git workflow", () => {
     });
     expect(outcome).toEqual({ kind: "failed", branch, reason: "stopped before merging into main" });
     expect(sh(origin, "rev-parse", "main")).toBe(before);
+    // What did not land stays on its branch, for an operator to look at.
+    expect(sh(origin, "show", "task-t1:feature.txt")).toBe("late");
+  });
+
+  it("merges even when the remote refuses to delete branches, and says the branch is left there", async () => {
+    sh(origin, "config", "receive.denyDeletes", "true");
+    const dir = clone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
+    writeFileSync(path.join(dir, "feature.txt"), "kept\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun });
+    expect(outcome).toMatchObject({ kind: "merged", leftover: expect.stringContaining("could not delete task-t1 on origin") });
+    expect(originFile("feature.txt")).toBe("kept");
+    expect(sh(origin, "branch", "--list", "task-t1")).toContain("task-t1");
   });
 
   it("completes with no changes when the agent changed nothing", async () => {
@@ -92,6 +108,8 @@ describe("git workflow", () => {
       kind: "no_changes",
       branch,
     });
+    expect(sh(dir, "branch", "--list", "task-t1")).toBe("");
+    expect(sh(origin, "branch", "--list", "task-t1")).toBe("");
   });
 
   it("drops leftovers of an earlier task and starts from the latest main", async () => {

@@ -13,7 +13,14 @@ import { tail } from "./log";
 
 export type GitSettings = { dir: string; remote: string; main: string };
 export type GitOutcome =
-  | { kind: "merged"; branch: string; sha: string; attempts: number; verifyRuns: number }
+  | {
+      kind: "merged";
+      branch: string;
+      sha: string;
+      attempts: number;
+      verifyRuns: number /** Why the merged branch is still on the remote. */;
+      leftover?: string;
+    }
   | { kind: "no_changes"; branch: string }
   | { kind: "failed"; branch: string; reason: string };
 /** Runs the agent once more with this prompt (fix the verification errors, resolve a conflict). */
@@ -169,7 +176,11 @@ export async function finishTaskBranch({
   const ahead = (await remoteHas(dir, remote, main))
     ? Number(await gitOrThrow(dir, ["rev-list", "--count", `${remote}/${main}..HEAD`]))
     : 1;
-  if (!staged && ahead === 0) return { kind: "no_changes", branch };
+  if (!staged && ahead === 0) {
+    // Nothing on it: back to main, without the empty branch.
+    if ((await git(dir, ["checkout", "--quiet", main])).ok) await git(dir, ["branch", "--quiet", "-D", branch]);
+    return { kind: "no_changes", branch };
+  }
 
   let lastError = "";
   for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
@@ -201,7 +212,12 @@ export async function finishTaskBranch({
     if (merged.ok) {
       const sha = await gitOrThrow(dir, ["rev-parse", "HEAD"]);
       await git(dir, ["checkout", "--quiet", "-B", main, sha]);
-      return { kind: "merged", branch, sha, attempts: attempt, verifyRuns: gate.runs };
+      // Its commits are main's now: the branch would only pile up, here and on the remote.
+      // A task that did not land keeps its branch, for an operator to look at.
+      await git(dir, ["branch", "--quiet", "-D", branch]);
+      const removed = await git(dir, ["push", "--quiet", remote, "--delete", branch]);
+      const leftover = removed.ok ? {} : { leftover: `could not delete ${branch} on ${remote}: ${removed.stderr.trim().split("\n")[0]}` };
+      return { kind: "merged", branch, sha, attempts: attempt, verifyRuns: gate.runs, ...leftover };
     }
     lastError = `fast-forwarding ${main} was rejected: ${merged.stderr.trim()}`;
   }

@@ -428,6 +428,7 @@ export async function runTask({
           ? `merged ${outcome.branch} into ${config.mainBranch} at ${outcome.sha.slice(0, 12)}`
           : "no code changes: nothing to commit";
       log.info(`git: ${note}`, taskId);
+      if (outcome.kind === "merged" && outcome.leftover) log.warn(`git: ${outcome.leftover}`, taskId);
     }
     const output = note ? `${result.stdout.trimEnd()}\n\n---\n${note}\n` : result.stdout;
     await reflect({ status: "completed", ...(note ? { detail: note } : {}) }, output);
