@@ -3,7 +3,7 @@
 // The git workflow's own steps (rebase, conflicts, verify retries) are unit tests in
 // worker/git-workflow.test.ts.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -73,5 +73,34 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect(released, JSON.stringify(events)).toHaveLength(1);
     expect(released[0].data.reason).toMatch(/git workflow: verification failed after 1 fix attempt\(s\)[\s\S]*types: 1 error/);
     expect(sh(origin, "rev-parse", "main")).toBe(mainBefore);
+  });
+
+  it("fetches the project once to claim and once to merge, and leaves no merged branch on the remote", async () => {
+    const agent = await agentWithToken(target);
+    // Every git command the worker runs, through a wrapper of the real git ahead on its PATH.
+    const bin = path.join(root, "bin");
+    const calls = path.join(root, "git-calls.log");
+    mkdirSync(bin);
+    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(path.join(bin, "git"), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const first = await createTask(target, { title: "add a line", agentId: agent.id });
+    const run = spawnWorker({
+      SWARMDECK_URL: target.baseUrl,
+      SWARMDECK_TOKEN: agent.token,
+      WORKSPACE_DIR: path.join(root, "ws-ada"),
+      REPO_URL: origin,
+      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
+      POLL_WAIT_MS: "2000",
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, first)).task.status, run.log()).toBe("completed");
+    const fetches = readFileSync(calls, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("fetch"));
+    // The claim's check fetched a moment before the task branch was made: no second fetch for it.
+    expect(fetches, run.log()).toHaveLength(2);
+    expect(originFile(`change-${first}.txt`)).toBe(`line from ${first}`);
+    expect(sh(origin, "branch", "--list", "task-*")).toBe("");
   });
 });

@@ -27,6 +27,8 @@ export function fetchTransition(
 export class CheckoutGate {
   private state: FetchState | null = null;
   private failures = 0;
+  /** When the last fetch that worked ended (ms since the epoch; 0: none yet). */
+  fetchedAt = 0;
 
   constructor(private readonly options: { dir: string; remote: string; log: Logger }) {}
 
@@ -41,6 +43,7 @@ export class CheckoutGate {
     if (change) log[change.level](change.text);
     this.state = next;
     this.failures = next.ok ? 0 : this.failures + 1;
+    if (next.ok) this.fetchedAt = Date.now();
     return next.ok;
   }
 

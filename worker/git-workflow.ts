@@ -43,11 +43,20 @@ async function remoteHas(dir: string, remote: string, branch: string): Promise<b
 }
 
 /**
- * Latest main, a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>.
+ * Latest main (a main that moves on after this is brought in before the merge), a clean tree (leftovers of an earlier, given-back task are dropped), then task-<id>.
  * The worker's own files are not in this checkout (worker/workspace-layout.ts), so nothing needs excluding.
  */
-export async function prepareTaskBranch({ dir, remote, main, taskId }: GitSettings & { taskId: string }): Promise<string> {
-  await gitOrThrow(dir, ["fetch", "--quiet", remote]);
+export async function prepareTaskBranch({
+  dir,
+  remote,
+  main,
+  taskId,
+  fetched = false,
+}: GitSettings & {
+  taskId: string /** The remote was fetched a moment ago (the claim's check): no second fetch. */;
+  fetched?: boolean;
+}): Promise<string> {
+  if (!fetched) await gitOrThrow(dir, ["fetch", "--quiet", remote]);
   if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
   else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
   await gitOrThrow(dir, ["clean", "-fdq"]);

@@ -34,6 +34,8 @@ import type { WorkspaceLayout } from "./workspace-layout";
  */
 /** The worker's sync state (worker/sync.ts), in WORKSPACE_DIR beside home/ and project/, not the agent's. */
 export const SYNC_STATE_FILE = "sync-state.json";
+/** A fetch this recent counts as the latest main (a claim that waited longer in its long poll fetches again). */
+const FRESH_FETCH_MS = 5_000;
 
 export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost" | "agent_unavailable" | "checkout_unavailable";
 type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
@@ -52,6 +54,7 @@ export async function runTask({
   layout,
   task,
   shutdown,
+  fetchedAt = 0,
 }: {
   config: WorkerConfig;
   api: ApiClient;
@@ -60,6 +63,8 @@ export async function runTask({
   layout: WorkspaceLayout;
   task: TaskDto;
   shutdown: AbortSignal;
+  /** When the worker last fetched the project's remote (worker/checkout-gate.ts), if it did. */
+  fetchedAt?: number;
 }): Promise<TaskEnd> {
   const taskId = task.id;
   // The agent works in the project checkout; its own files are in layout.home, beside it.
@@ -175,6 +180,8 @@ export async function runTask({
           remote: config.remote,
           main: config.mainBranch,
           taskId,
+          // Fetched just before this claim: one fetch per task, not two.
+          fetched: Date.now() - fetchedAt < FRESH_FETCH_MS,
         });
       } catch (error) {
         // The repository, not the task: no reflection, no failure; the loop waits until a fetch works again.

@@ -120,7 +120,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     }
     if (shutdown.aborted && !task) break;
     if (task) {
-      const end = await runTask({ config, api, log, agentName: agent.name, layout, task, shutdown });
+      const end = await runTask({ config, api, log, agentName: agent.name, layout, task, shutdown, fetchedAt: checkout?.fetchedAt });
       log.info(`task ${end}`, task.id);
       lastActivity = Date.now();
       proposed = false;
