@@ -38,6 +38,8 @@ const hash = (text: string) => createHash("sha256").update(text).digest("hex");
  * the app has it, and identity edits not sent by the end of their task.
  */
 const syncStateSchema = z.object({
+  /** Whose: a WORKSPACE_DIR reused for another agent does not hand it this one's edits. */
+  agentId: z.string(),
   memorySent: z.record(z.string(), z.string()),
   unsent: z.array(z.object({ kind: identityKindSchema, content: z.string(), base: z.string().nullable(), taskId: z.string() })),
 });
@@ -82,6 +84,8 @@ export class WorkspaceSync {
       debounceMs: number;
       /** The worker's state file (worker/task-runner.ts puts it in WORKSPACE_DIR, outside the home). */
       stateFile: string;
+      /** The agent this worker runs as (its registration). */
+      agentId: string;
     },
   ) {
     for (const [kind, file] of options.prepared.files) this.state.set(kind, { base: file.versionId, synced: file.content });
@@ -97,8 +101,15 @@ export class WorkspaceSync {
    * them proposals against the current one).
    */
   async restore(): Promise<number> {
-    const { stateFile, log, taskId } = this.options;
-    const saved = await readSyncState(stateFile, log);
+    const { stateFile, log, taskId, agentId } = this.options;
+    let saved = await readSyncState(stateFile, log);
+    if (saved && saved.agentId !== agentId) {
+      log.warn(
+        `${stateFile} is another agent's (${saved.agentId}): its unsent edits are not this agent's to send; starting afresh`,
+        taskId,
+      );
+      saved = null;
+    }
     if (saved) {
       for (const [file, digest] of Object.entries(saved.memorySent)) this.memoryHashes.set(file, digest);
     } else {
@@ -151,7 +162,7 @@ export class WorkspaceSync {
 
   private async saveState(): Promise<void> {
     const { stateFile } = this.options;
-    const state: SyncState = { memorySent: Object.fromEntries(this.memoryHashes), unsent: this.unsent };
+    const state: SyncState = { agentId: this.options.agentId, memorySent: Object.fromEntries(this.memoryHashes), unsent: this.unsent };
     const temp = `${stateFile}.${process.pid}.tmp`;
     await writeFile(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
     await rename(temp, stateFile).catch(async (error) => {

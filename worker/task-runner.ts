@@ -51,6 +51,7 @@ export async function runTask({
   api,
   log,
   agentName,
+  agentId,
   layout,
   task,
   shutdown,
@@ -60,6 +61,8 @@ export async function runTask({
   api: ApiClient;
   log: Logger;
   agentName: string;
+  /** The agent's id from the worker's registration. */
+  agentId: string;
   layout: WorkspaceLayout;
   task: TaskDto;
   shutdown: AbortSignal;
@@ -219,6 +222,7 @@ export async function runTask({
       prepared,
       debounceMs: config.syncDebounceMs,
       stateFile: path.join(layout.root, SYNC_STATE_FILE),
+      agentId,
     });
     control = await startControlServer({
       api,

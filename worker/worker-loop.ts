@@ -120,7 +120,17 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     }
     if (shutdown.aborted && !task) break;
     if (task) {
-      const end = await runTask({ config, api, log, agentName: agent.name, layout, task, shutdown, fetchedAt: checkout?.fetchedAt });
+      const end = await runTask({
+        config,
+        api,
+        log,
+        agentName: agent.name,
+        agentId: agent.id,
+        layout,
+        task,
+        shutdown,
+        fetchedAt: checkout?.fetchedAt,
+      });
       log.info(`task ${end}`, task.id);
       lastActivity = Date.now();
       proposed = false;
