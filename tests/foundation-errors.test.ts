@@ -182,6 +182,24 @@ describe("409: conflicts", () => {
     expect(reply.body.error.message).toContain(agent.name);
   });
 
+  it("refuses renaming an agent to a taken name, says which field, and changes nothing", async () => {
+    const taken = await createAgent();
+    const agent = await createAgent({ description: "before" });
+    const reply = await admin().patch(`/api/v1/agents/${agent.id}`, { name: taken.name, description: "after" });
+    expectError(reply, 409, "conflict");
+    expect(reply.body.error.message).toContain(taken.name);
+    expect(reply.body.error.details).toEqual({ field: "name" });
+    expect((await admin().get(`/api/v1/agents/${agent.id}`)).body.agent).toMatchObject({ name: agent.name, description: "before" });
+    // Its own name is not a conflict.
+    const same = await admin().patch(`/api/v1/agents/${agent.id}`, { name: agent.name, description: "after" });
+    expect(same.status).toBe(200);
+    expect(same.body.agent).toMatchObject({ name: agent.name, description: "after" });
+    // A name that is no slug is a validation error on that field.
+    const bad = await admin().patch(`/api/v1/agents/${agent.id}`, { name: "Not A Slug!" });
+    expectError(bad, 400, "validation_failed");
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: "name", message: expect.stringContaining("lower-case") })]);
+  });
+
   it("refuses a taken email", async () => {
     const reply = await admin().post("/api/v1/users", { email: viewer.email.toUpperCase(), role: "viewer", password: "another-long-one" });
     expectError(reply, 409, "conflict");

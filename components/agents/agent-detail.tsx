@@ -18,6 +18,7 @@ import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog } from "../ui/dialog";
 import { EmptyState, ErrorState, Loading } from "../ui/states";
+import { EditAgentDetails } from "./edit-agent-dialog";
 import { SecurityProfileCard } from "./security-profile";
 import { SetupStatusCard } from "./setup-status";
 import { WorkerTokensCard } from "./worker-tokens-card";
@@ -109,15 +110,28 @@ export function AgentDetail({ agentId, children }: { agentId: string; children?:
     <div className="space-y-6">
       <div className="space-y-3">
         {back}
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-xl font-semibold tracking-tight" data-testid="agent-name">
-            {agent.name}
-          </h1>
-          {agent.displayName ? <span className="text-fg-muted">{agent.displayName}</span> : null}
-          <AgentStatusBadge agent={agent} />
-          <Badge>{agent.role}</Badge>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">
+            <h1 className="min-w-0 text-xl [overflow-wrap:anywhere] font-semibold tracking-tight" data-testid="agent-name">
+              {agent.name}
+            </h1>
+            {agent.displayName ? (
+              <span className="text-fg-muted" data-testid="agent-display-name">
+                {agent.displayName}
+              </span>
+            ) : null}
+            <AgentStatusBadge agent={agent} />
+            <span data-testid="agent-role">
+              <Badge>{agent.role}</Badge>
+            </span>
+          </div>
+          {can.write ? <EditAgentDetails agent={agent} /> : null}
         </div>
-        {agent.description ? <p className="max-w-3xl text-sm text-fg-muted">{agent.description}</p> : null}
+        {agent.description ? (
+          <p className="max-w-3xl whitespace-pre-line text-sm [overflow-wrap:anywhere] text-fg-muted" data-testid="agent-description">
+            {agent.description}
+          </p>
+        ) : null}
       </div>
       <Card>
         <dl className="grid grid-cols-2 gap-4 px-4 py-4 md:grid-cols-5">
