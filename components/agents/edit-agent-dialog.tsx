@@ -20,7 +20,12 @@ const MAX_DESCRIPTION_CHARS = 2000;
 
 type Draft = { name: string; displayName: string; description: string; role: AgentRole };
 type FieldErrors = Partial<Record<keyof Draft, string>>;
-const FIELDS: Record<keyof Draft, true> = { name: true, displayName: true, description: true, role: true };
+const FIELD_IDS: Record<keyof Draft, string> = {
+  name: "edit-agent-name",
+  displayName: "edit-agent-display-name",
+  description: "edit-agent-description",
+  role: "edit-agent-role",
+};
 
 const ROLE_HELP: Record<AgentRole, string> = {
   worker: "Works on the tasks it is given.",
@@ -35,7 +40,7 @@ function fieldErrors(error: unknown): FieldErrors {
   const errors: FieldErrors = {};
   for (const detail of error.details as { path?: string; message?: string }[]) {
     const key = detail.path as keyof Draft;
-    if (key in FIELDS && !errors[key]) errors[key] = detail.message;
+    if (key in FIELD_IDS && !errors[key]) errors[key] = detail.message;
   }
   return errors;
 }
@@ -103,6 +108,9 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
       const byField = fieldErrors(error);
       setErrors(byField);
       setFormError(Object.keys(byField).length === 0 ? describeError(error) : null);
+      // Focus the first field the API refused, so it can be corrected at once.
+      const first = (Object.keys(FIELD_IDS) as (keyof Draft)[]).find((key) => byField[key]);
+      if (first) window.setTimeout(() => document.getElementById(FIELD_IDS[first])?.focus(), 0);
     },
   });
 
@@ -140,7 +148,7 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
         ) : null}
         <Field
           label="Name"
-          htmlFor="edit-agent-name"
+          htmlFor={FIELD_IDS.name}
           error={errors.name}
           hint={
             renaming
@@ -149,7 +157,7 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
           }
         >
           <Input
-            id="edit-agent-name"
+            id={FIELD_IDS.name}
             name="name"
             value={draft.name}
             onChange={(event) => set("name", event.target.value)}
@@ -160,9 +168,9 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
             aria-invalid={errors.name ? true : undefined}
           />
         </Field>
-        <Field label="Display name" htmlFor="edit-agent-display-name" error={errors.displayName} hint="Optional, shown beside the name.">
+        <Field label="Display name" htmlFor={FIELD_IDS.displayName} error={errors.displayName} hint="Optional, shown beside the name.">
           <Input
-            id="edit-agent-display-name"
+            id={FIELD_IDS.displayName}
             name="displayName"
             value={draft.displayName}
             onChange={(event) => set("displayName", event.target.value)}
@@ -174,12 +182,19 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
         </Field>
         <Field
           label="Description"
-          htmlFor="edit-agent-description"
+          htmlFor={FIELD_IDS.description}
           error={errors.description}
-          hint={`What it is for, for the people who run it. ${draft.description.length} / ${MAX_DESCRIPTION_CHARS}`}
+          hint={
+            <span className="flex justify-between gap-3">
+              <span>What it is for, for the people who run it.</span>
+              <span className="shrink-0 tabular-nums" data-testid="edit-agent-description-count">
+                {draft.description.length} / {MAX_DESCRIPTION_CHARS}
+              </span>
+            </span>
+          }
         >
           <Textarea
-            id="edit-agent-description"
+            id={FIELD_IDS.description}
             name="description"
             rows={4}
             value={draft.description}
@@ -189,9 +204,9 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
             aria-invalid={errors.description ? true : undefined}
           />
         </Field>
-        <Field label="Role" htmlFor="edit-agent-role" error={errors.role} hint={ROLE_HELP[draft.role]}>
+        <Field label="Role" htmlFor={FIELD_IDS.role} error={errors.role} hint={ROLE_HELP[draft.role]}>
           <Select
-            id="edit-agent-role"
+            id={FIELD_IDS.role}
             name="role"
             value={draft.role}
             onChange={(event) => set("role", event.target.value as AgentRole)}

@@ -2,7 +2,7 @@ import type { ComponentProps, ReactNode, TextareaHTMLAttributes } from "react";
 import { cn } from "./cn";
 
 const FIELD =
-  "w-full rounded-md border border-border bg-panel px-3 text-sm text-fg placeholder:text-fg-muted/70 focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 disabled:opacity-60";
+  "w-full rounded-md border border-border bg-panel px-3 text-sm text-fg placeholder:text-fg-muted/70 focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 disabled:opacity-60 aria-[invalid=true]:border-danger aria-[invalid=true]:focus:ring-danger/30";
 
 export function Input({ className, ...props }: ComponentProps<"input">) {
   return <input className={cn(FIELD, "h-9", className)} {...props} />;
