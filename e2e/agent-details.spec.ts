@@ -123,7 +123,18 @@ test("on a phone the dialog fits, and back to worker saves", async ({ page }) =>
   await expect(dialog.getByLabel("Name", { exact: true })).toHaveValue("Not A Slug");
   await shoot(page, "phone-invalid-name");
 
+  // An error that names no field: one clear message at the top, the input kept.
   await dialog.getByLabel("Name", { exact: true }).fill(agent.name);
+  let refused = false;
+  await page.route(`**/api/v1/agents/${agent.id}`, (route) => {
+    if (route.request().method() !== "PATCH" || refused) return route.fallback();
+    refused = true;
+    return route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The server is busy; try again." } } });
+  });
+  await dialog.getByTestId("save-agent-details").click();
+  await expect(dialog.getByTestId("edit-agent-error")).toHaveText("The server is busy; try again.");
+  await expect(dialog.getByLabel("Role")).toHaveValue("worker");
+  await shoot(page, "phone-server-error");
   await dialog.getByTestId("save-agent-details").click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText(`Details of ${agent.name} saved`)).toBeVisible();
