@@ -1,9 +1,15 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { ThemeProvider } from "next-themes";
+import { ThemeProvider, useTheme } from "next-themes";
 import { type ReactNode, useState } from "react";
 import { Toaster } from "sonner";
+
+/** Toasts in the app's theme (the stored choice or the system's), not sonner's default light. */
+function ThemedToaster() {
+  const { resolvedTheme } = useTheme();
+  return <Toaster richColors closeButton position="top-center" theme={resolvedTheme === "dark" ? "dark" : "light"} />;
+}
 
 export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
   const [queryClient] = useState(
@@ -13,7 +19,7 @@ export function Providers({ children, nonce }: { children: ReactNode; nonce?: st
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange nonce={nonce}>
       <QueryClientProvider client={queryClient}>
         {children}
-        <Toaster richColors closeButton position="top-center" />
+        <ThemedToaster />
       </QueryClientProvider>
     </ThemeProvider>
   );
