@@ -41,6 +41,8 @@ test("signed out, the dashboard pages send you to the login form", async ({ page
 });
 
 test("create an agent in the UI, give it a worker token, revoke it", async ({ page }) => {
+  // A long walk through three pages and four dialogs.
+  test.setTimeout(120_000);
   await signIn(page);
   await page.goto("/agents");
   // Closing the dialog unchanged gives focus back to the button that opened it.
