@@ -81,7 +81,13 @@ function Attention({
       {failed ? (
         <div className="mt-1 truncate text-xs text-danger">could not be loaded</div>
       ) : detail ? (
-        <div className="mt-1 truncate text-xs text-fg-muted">{detail}</div>
+        <div
+          className="mt-1 line-clamp-2 break-words text-xs text-fg-muted"
+          data-testid={`${testId}-detail`}
+          title={typeof detail === "string" ? detail : undefined}
+        >
+          {detail}
+        </div>
       ) : null}
     </Link>
   );
@@ -310,7 +316,7 @@ export function DashboardOverview() {
           <ul className="divide-y divide-border">
             {agents.data.agents.slice(0, 8).map((agent) => (
               <li key={agent.id} className="flex items-center justify-between gap-3 px-4 py-2.5 text-sm">
-                <Link href={`/agents/${agent.id}`} className="min-w-0 truncate hover:underline">
+                <Link href={`/agents/${agent.id}`} className="min-w-0 break-words hover:underline" data-testid="dashboard-agent">
                   <span className="font-medium">{agent.name}</span>
                   {agent.displayName && agent.displayName !== agent.name ? (
                     <span className="ml-2 text-fg-muted">{agent.displayName}</span>

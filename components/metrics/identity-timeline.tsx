@@ -18,6 +18,20 @@ type Point = TimelineVersion & { x: number; y: number; lane: string };
 
 const LANE_PX = 24;
 
+/** Room for an agent's name left of its lane: about 19 characters at the axis' 11 px. */
+const LANE_LABEL_PX = 144;
+const LANE_LABEL_CHARS = 19;
+
+/**
+ * An agent's name as its lane label: whole when it fits, else its start and its end
+ * (where names usually differ) around an ellipsis; the full name is the label's tooltip.
+ */
+function laneLabel(name: string): string {
+  if (name.length <= LANE_LABEL_CHARS) return name;
+  const tail = 9;
+  return `${name.slice(0, LANE_LABEL_CHARS - tail - 1)}…${name.slice(-tail)}`;
+}
+
 export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; isPending: boolean; error: unknown }) {
   const [open, setOpen] = useState<string | null>(null);
   const [file, setFile] = useState("all");
@@ -99,8 +113,24 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
                 dataKey="y"
                 domain={[-0.5, lanes.length - 0.5]}
                 ticks={lanes.map((_, i) => i)}
-                tickFormatter={(i) => lanes[i] ?? ""}
-                width={130}
+                tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => {
+                  const name = lanes[Number(props.payload?.value)] ?? "";
+                  return (
+                    <text
+                      x={props.x}
+                      y={props.y}
+                      dy={4}
+                      textAnchor="end"
+                      fontSize={11}
+                      className="recharts-text"
+                      data-testid="identity-lane"
+                    >
+                      <title>{name}</title>
+                      {laneLabel(name)}
+                    </text>
+                  );
+                }}
+                width={LANE_LABEL_PX}
                 interval={0}
                 reversed
                 {...AXIS}

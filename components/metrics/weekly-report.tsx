@@ -27,7 +27,14 @@ function Compare({
       <p className="text-xs text-fg-muted">{label}</p>
       <p className="text-lg font-semibold tabular-nums">{now}</p>
       <p className="text-xs text-fg-muted">
-        last week {before} · <span className={better === null ? "" : better ? "text-ok" : "text-danger"}>{change}</span>
+        {before === "–" ? (
+          // Nothing to compare with: say so rather than "– · –".
+          "none last week"
+        ) : (
+          <>
+            last week {before} · <span className={better === null ? "" : better ? "text-ok" : "text-danger"}>{change}</span>
+          </>
+        )}
       </p>
     </div>
   );
@@ -41,6 +48,9 @@ export function WeeklyReport() {
   });
   const r = query.data;
   const empty = r && r.thisWeek.tasks.created + r.lastWeek.tasks.created + r.thisWeek.tasks.completed + r.lastWeek.tasks.completed === 0;
+  // An agent that finished nothing in either week has no rate to compare: no row of dashes for it.
+  const finished = (week: { completed: number; failed: number }) => week.completed + week.failed;
+  const changes = r ? r.biggestChanges.filter((agent) => finished(agent.thisWeek) + finished(agent.lastWeek) > 0) : [];
   return (
     <Card data-testid="weekly-report">
       <CardHeader
@@ -95,8 +105,8 @@ export function WeeklyReport() {
               ) : (
                 <ul className="divide-y divide-border text-sm">
                   {r.topFailureReasons.map((reason) => (
-                    <li key={reason.key} className="flex items-center gap-2 py-1.5">
-                      <span className="min-w-0 flex-1 truncate font-mono text-xs" title={reason.example}>
+                    <li key={reason.key} className="flex items-start gap-2 py-1.5" data-testid="weekly-failure-reason">
+                      <span className="line-clamp-2 min-w-0 flex-1 break-all font-mono text-xs" title={reason.example}>
                         {reason.key}
                       </span>
                       <span className="text-xs text-fg-muted">last week {reason.lastWeekCount}</span>
@@ -108,20 +118,31 @@ export function WeeklyReport() {
             </div>
             <div className="min-w-0">
               <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-fg-muted">Biggest changes</h3>
-              {r.biggestChanges.length === 0 ? (
-                <p className="text-sm text-fg-muted">No agent ran tasks in these two weeks.</p>
+              {changes.length === 0 ? (
+                <p className="text-sm text-fg-muted">No agent finished a task in these two weeks.</p>
               ) : (
                 <ul className="divide-y divide-border text-sm">
-                  {r.biggestChanges.map((agent) => (
-                    <li key={agent.agentId} className="flex items-center gap-2 py-1.5">
-                      <span className="min-w-0 flex-1 truncate font-medium">{agent.agentName}</span>
-                      <span className="text-xs text-fg-muted">
-                        {pct(agent.lastWeek.failureRate)} → {pct(agent.thisWeek.failureRate)} failed
+                  {changes.map((agent) => (
+                    <li key={agent.agentId} className="flex flex-wrap items-baseline gap-x-2 py-1.5" data-testid="weekly-agent">
+                      <span className="min-w-0 flex-1 basis-48 break-words font-medium" data-testid="weekly-agent-name">
+                        {agent.agentName}
                       </span>
-                      <span
-                        className={`w-16 text-right tabular-nums ${agent.failureRateChange === null ? "text-fg-muted" : agent.failureRateChange > 0 ? "text-danger" : "text-ok"}`}
-                      >
-                        {agent.failureRateChange === null ? "too few" : signed(agent.failureRateChange, (x) => pct(x, 1))}
+                      <span className="ml-auto flex items-baseline gap-2">
+                        <span className="text-xs text-fg-muted">
+                          {agent.failureRateChange === null
+                            ? `${finished(agent.lastWeek)} → ${finished(agent.thisWeek)} tasks`
+                            : `${pct(agent.lastWeek.failureRate)} → ${pct(agent.thisWeek.failureRate)} failed`}
+                        </span>
+                        <span
+                          className={`text-right tabular-nums ${agent.failureRateChange === null ? "text-xs text-fg-muted" : agent.failureRateChange > 0 ? "text-danger" : "text-ok"}`}
+                          title={
+                            agent.failureRateChange === null
+                              ? "Too few finished tasks in one of the weeks to compare failure rates"
+                              : undefined
+                          }
+                        >
+                          {agent.failureRateChange === null ? "too few to compare" : signed(agent.failureRateChange, (x) => pct(x, 1))}
+                        </span>
                       </span>
                     </li>
                   ))}

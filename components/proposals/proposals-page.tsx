@@ -117,8 +117,8 @@ export function ProposalsPage() {
                     className={cn("w-full px-4 py-3 text-left hover:bg-muted", selected?.id === p.id && "bg-accent/5")}
                     data-testid={`proposal-${p.id}`}
                   >
-                    <div className="flex items-center justify-between gap-2 text-sm">
-                      <span className="truncate font-medium">
+                    <div className="flex items-start justify-between gap-2 text-sm">
+                      <span className="min-w-0 break-words font-medium" data-testid="proposal-title">
                         {p.agentName} · {p.path}
                       </span>
                       <StatusBadge status={p.status} />

@@ -315,7 +315,7 @@ function Meta({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-fg-muted">{label}</dt>
-      <dd className="mt-0.5 truncate">{children}</dd>
+      <dd className="mt-0.5 break-words">{children}</dd>
     </div>
   );
 }
