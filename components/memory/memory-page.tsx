@@ -58,7 +58,9 @@ function MemoryRow({
       >
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-1.5">
-            <span className="truncate text-sm font-medium">{memory.name}</span>
+            <span className="min-w-0 break-words text-sm font-medium" data-testid="memory-name">
+              {memory.name}
+            </span>
             <Badge tone={memory.scope === "swarm" ? "accent" : "neutral"}>{memory.scope}</Badge>
             <Badge tone={memory.source === "task_failure" ? "danger" : memory.source === "lead_feedback" ? "warn" : "neutral"}>
               {SOURCE_LABELS[memory.source] ?? memory.source}
@@ -66,7 +68,8 @@ function MemoryRow({
           </div>
           <p className="mt-0.5 line-clamp-2 text-xs text-fg-muted">{memory.content}</p>
         </div>
-        <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-fg-muted">
+        {/* At most 40 % of the row: a long agent name wraps rather than squeezing the memory to a letter. */}
+        <div className="flex max-w-[40%] shrink-0 flex-col items-end gap-1 text-right text-xs text-fg-muted">
           {hit ? <ScoreBar score={hit.score} /> : null}
           {hit ? (
             <span className="font-mono text-[11px]">
@@ -74,7 +77,7 @@ function MemoryRow({
               {hit.vectorScore !== null ? ` · vec ${hit.vectorScore.toFixed(2)}` : ""}
             </span>
           ) : null}
-          <span>{agent ? agent.name : memory.agentId ? "unknown agent" : "swarm"}</span>
+          <span className="max-w-full break-words">{agent ? agent.name : memory.agentId ? "unknown agent" : "swarm"}</span>
           <span>{new Date(memory.createdAt).toLocaleDateString()}</span>
         </div>
       </button>

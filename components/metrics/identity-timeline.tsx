@@ -115,19 +115,21 @@ export function IdentityTimeline({ data, isPending, error }: { data?: Timeline; 
                 ticks={lanes.map((_, i) => i)}
                 tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => {
                   const name = lanes[Number(props.payload?.value)] ?? "";
+                  // The full name is the label's tooltip (beside the text, so the label reads as shown).
                   return (
-                    <text
-                      x={props.x}
-                      y={props.y}
-                      dy={4}
-                      textAnchor="end"
-                      fontSize={11}
-                      className="recharts-text"
-                      data-testid="identity-lane"
-                    >
+                    <g data-testid="identity-lane">
                       <title>{name}</title>
-                      {laneLabel(name)}
-                    </text>
+                      <text
+                        x={props.x}
+                        y={props.y}
+                        dy={4}
+                        textAnchor="end"
+                        fontSize={11}
+                        className="recharts-text recharts-cartesian-axis-tick-value"
+                      >
+                        {laneLabel(name)}
+                      </text>
+                    </g>
                   );
                 }}
                 width={LANE_LABEL_PX}
