@@ -293,6 +293,19 @@ test("long agent names and failure reasons stay readable; the weekly report list
   await expect(proposal).toContainText("SOUL.md");
   expect(await isCut(proposal)).toBe(false);
 
+  // Memory on a phone: a long agent name beside a memory no longer squeezes the memory's name to one letter.
+  await page.goto("/memory");
+  const memoryName = page.getByTestId("memory-name").filter({ hasText: "Ledger fixtures lack currencies" });
+  await expect(memoryName).toBeVisible();
+  expect(await isCut(memoryName)).toBe(false);
+  expect((await memoryName.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+
+  // The audit log on a phone: each cell's label stands beside its value (one line for "# 53"), not above it.
+  await page.goto("/audit");
+  const idCell = page.getByTestId("audit-row").first().locator("td").first();
+  await expect(idCell).toHaveText(/^\d+$/);
+  expect((await idCell.boundingBox())?.height ?? 0).toBeLessThan(30);
+
   // The metrics page on a phone.
   await page.goto("/metrics");
   const report = page.getByTestId("weekly-report");
@@ -311,7 +324,7 @@ test("long agent names and failure reasons stay readable; the weekly report list
   // Identity evolution: each lane's label starts inside the chart, and its tooltip is the whole name.
   const lane = page.getByTestId("identity-lane").filter({ has: page.locator("title", { hasText: LONG_NAME }) });
   await expect(lane).toHaveCount(1);
-  await expect(lane).toContainText("…");
+  await expect(lane.locator("text")).toHaveText(/^payments-.*….*-eu-/);
   // (The chart's drawing clips what reaches past its left edge.)
   const plot = await page.getByTestId("identity-timeline-plot").locator("svg.recharts-surface").first().boundingBox();
   for (const left of await page.getByTestId("identity-lane").evaluateAll((all) => all.map((l) => l.getBoundingClientRect().left))) {
