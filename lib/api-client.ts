@@ -12,6 +12,32 @@ export class ApiClientError extends Error {
   }
 }
 
+/**
+ * An API error as messages under a form's fields: validation details by the first
+ * segment of their path, or the whole message under the field a status points at
+ * (a 409 on a taken name). Empty when the answer names none of `fields`: the form
+ * then shows the message on its own, so no error goes unseen.
+ */
+export function fieldErrorsOf<K extends string>(
+  error: unknown,
+  fields: readonly K[],
+  byStatus: Partial<Record<number, K>> = {},
+): Partial<Record<K, string>> {
+  if (!(error instanceof ApiClientError)) return {};
+  const errors: Partial<Record<K, string>> = {};
+  const field = byStatus[error.status];
+  if (field) {
+    errors[field] = error.message;
+    return errors;
+  }
+  if (!Array.isArray(error.details)) return {};
+  for (const detail of error.details as { path?: unknown; message?: unknown }[]) {
+    const key = typeof detail.path === "string" ? (detail.path.split(".")[0] as K) : undefined;
+    if (key && fields.includes(key) && !errors[key] && typeof detail.message === "string") errors[key] = detail.message;
+  }
+  return errors;
+}
+
 export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
-import { ApiClientError, api, describeError } from "@/lib/api-client";
+import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
 import { type AgentDto, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
 import type { TemplateOffer } from "../schedules/lead-templates-card";
 import { useCan } from "../session-user";
@@ -17,20 +17,10 @@ import { useFocusReturn } from "../use-focus-return";
 import { LeadScheduleOffer } from "./lead-schedule-offer";
 import { PROFILE_HELP } from "./security-profile";
 
-type FieldErrors = Partial<Record<"name" | "displayName" | "role" | "securityProfile" | "identityStart", string>>;
-
-/** The API's validation details (or a 409 on the name) as messages per field. */
-function fieldErrors(error: unknown): FieldErrors {
-  if (!(error instanceof ApiClientError)) return {};
-  if (error.status === 409) return { name: error.message };
-  if (!Array.isArray(error.details)) return {};
-  const errors: FieldErrors = {};
-  for (const detail of error.details as { path?: string; message?: string }[]) {
-    const key = detail.path as keyof FieldErrors;
-    if (key && !errors[key]) errors[key] = detail.message;
-  }
-  return errors;
-}
+const FIELDS = ["name", "displayName", "role", "securityProfile", "identityStart"] as const;
+type FieldErrors = Partial<Record<(typeof FIELDS)[number], string>>;
+/** A 409 is a taken name. */
+const fieldErrors = (error: unknown): FieldErrors => fieldErrorsOf(error, FIELDS, { 409: "name" });
 
 const IDENTITY_START_OPTIONS = [
   {

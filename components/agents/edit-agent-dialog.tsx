@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pencil } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
-import { ApiClientError, api, describeError } from "@/lib/api-client";
+import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
 import { type AgentDto, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
 import { AGENT_ROLES, type AgentRole } from "@/lib/contracts/common";
 import { Button } from "../ui/button";
@@ -33,17 +33,8 @@ const ROLE_HELP: Record<AgentRole, string> = {
 };
 
 /** The API's answer as messages per field (a 409 is the taken name); empty when it names no field. */
-function fieldErrors(error: unknown): FieldErrors {
-  if (!(error instanceof ApiClientError)) return {};
-  if (error.status === 409) return { name: error.message };
-  if (!Array.isArray(error.details)) return {};
-  const errors: FieldErrors = {};
-  for (const detail of error.details as { path?: string; message?: string }[]) {
-    const key = detail.path as keyof Draft;
-    if (key in FIELD_IDS && !errors[key]) errors[key] = detail.message;
-  }
-  return errors;
-}
+const fieldErrors = (error: unknown): FieldErrors => fieldErrorsOf(error, Object.keys(FIELD_IDS) as (keyof Draft)[], { 409: "name" });
+
 function draftOf(agent: AgentDto): Draft {
   return { name: agent.name, displayName: agent.displayName, description: agent.description, role: agent.role };
 }

@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { agentLabel } from "@/lib/agents/agent-label";
-import { ApiClientError, api, describeError } from "@/lib/api-client";
+import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import { MAX_TAG_CHARS, MAX_TASK_TITLE_CHARS, MAX_TASK_TYPE_CHARS, TASK_PRIORITY_RANGE, type TaskDto } from "@/lib/contracts/tasks";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -15,21 +15,10 @@ import { Field, Input, Select, Textarea } from "../ui/input";
 import { useFocusReturn } from "../use-focus-return";
 import { GrantCheckboxes } from "./identity-grant";
 
-type Errors = Partial<
-  Record<"title" | "description" | "type" | "tags" | "priority" | "agentId" | "timeLimitMinutes" | "identityGrant", string>
->;
-
-function fieldErrors(error: unknown): Errors {
-  if (!(error instanceof ApiClientError)) return {};
-  if (error.status === 404) return { agentId: error.message };
-  if (!Array.isArray(error.details)) return {};
-  const errors: Errors = {};
-  for (const detail of error.details as { path?: string; message?: string }[]) {
-    const key = detail.path?.split(".")[0] as keyof Errors | undefined;
-    if (key && !errors[key]) errors[key] = detail.message;
-  }
-  return errors;
-}
+const FIELDS = ["title", "description", "type", "tags", "priority", "agentId", "timeLimitMinutes", "identityGrant"] as const;
+type Errors = Partial<Record<(typeof FIELDS)[number], string>>;
+/** A 404 is the agent the task was given to. */
+const fieldErrors = (error: unknown): Errors => fieldErrorsOf(error, FIELDS, { 404: "agentId" });
 
 export function useAgentsForTasks() {
   return useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentDto[] }>("/api/v1/agents") });
