@@ -29,6 +29,18 @@ function commitToMain(name: string, file: string, content: string) {
   sh(dir, "push", "--quiet", "origin", "HEAD:main");
 }
 
+/** A worker on a clone of `origin` whose agent writes one file per task (tests/fixtures/agents/git-coder.sh). */
+function coderEnv(token: string) {
+  return {
+    SWARMDECK_URL: target.baseUrl,
+    SWARMDECK_TOKEN: token,
+    WORKSPACE_DIR: path.join(root, "ws-ada"),
+    REPO_URL: origin,
+    AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
+    POLL_WAIT_MS: "2000",
+  };
+}
+
 beforeAll(() => {
   target = server();
 });
@@ -42,14 +54,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe("worker in a git workspace", { timeout: 120_000 }, () => {
   it("merges the agent's change into main and completes with a note; a failing merge gives the task back", async () => {
     const agent = await agentWithToken(target);
-    const env = {
-      SWARMDECK_URL: target.baseUrl,
-      SWARMDECK_TOKEN: agent.token,
-      WORKSPACE_DIR: path.join(root, "ws-ada"),
-      REPO_URL: origin,
-      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
-      POLL_WAIT_MS: "2000",
-    };
+    const env = coderEnv(agent.token);
     const first = await createTask(target, { title: "add a line", agentId: agent.id });
     const run = spawnWorker(env);
     expect(await run.exited, run.log()).toBe(0);
@@ -84,15 +89,7 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
     writeFileSync(path.join(bin, "git"), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
     const first = await createTask(target, { title: "add a line", agentId: agent.id });
-    const run = spawnWorker({
-      SWARMDECK_URL: target.baseUrl,
-      SWARMDECK_TOKEN: agent.token,
-      WORKSPACE_DIR: path.join(root, "ws-ada"),
-      REPO_URL: origin,
-      AGENT_COMMAND: path.join(FIXTURES, "agents", "git-coder.sh"),
-      POLL_WAIT_MS: "2000",
-      PATH: `${bin}:${process.env.PATH}`,
-    });
+    const run = spawnWorker({ ...coderEnv(agent.token), PATH: `${bin}:${process.env.PATH}` });
     expect(await run.exited, run.log()).toBe(0);
     expect((await getTask(target, first)).task.status, run.log()).toBe("completed");
     const fetches = readFileSync(calls, "utf8")
