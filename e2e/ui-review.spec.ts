@@ -66,8 +66,18 @@ test("on a phone the proposal diff is one column and opens at the change", async
   // The pick brings the review, below the list, into view and gives it the focus.
   await expect(page.getByRole("region", { name: "Selected proposal" })).toBeFocused();
   const diff = page.getByTestId("proposal-diff");
-  // The change is drawn without scrolling (the unchanged lines before it are folded).
-  await expect(diff.locator(".editor.modified .view-line").filter({ hasText: "far down" }).first()).toBeInViewport({ timeout: 30_000 });
+  const changed = diff.locator(".editor.modified .view-line").filter({ hasText: "far down" }).first();
+  await expect(changed).toBeVisible({ timeout: 30_000 });
+  // The change is drawn inside the diff's box without scrolling it (the unchanged lines before it are folded).
+  await expect
+    .poll(
+      async () => {
+        const [box, line] = [await diff.boundingBox(), await changed.boundingBox()];
+        return Boolean(box && line && line.y >= box.y && line.y + line.height <= box.y + box.height);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   // One column across the screen (beside its two line-number gutters), not two of ~170 px.
   const width = (await diff.locator(".editor.modified").boundingBox())?.width ?? 0;
   expect(width).toBeGreaterThan(200);
