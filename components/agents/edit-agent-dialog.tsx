@@ -9,14 +9,12 @@ import { Pencil } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
-import { type AgentDto, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
+import { type AgentDto, MAX_DESCRIPTION_CHARS, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
 import { AGENT_ROLES, type AgentRole } from "@/lib/contracts/common";
 import { Button } from "../ui/button";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field, Input, Select, Textarea } from "../ui/input";
 import { useFocusReturn } from "../use-focus-return";
-
-const MAX_DESCRIPTION_CHARS = 2000;
 
 type Draft = { name: string; displayName: string; description: string; role: AgentRole };
 type FieldErrors = Partial<Record<keyof Draft, string>>;

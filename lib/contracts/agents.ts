@@ -3,11 +3,13 @@ import { agentNameSchema, agentRoleSchema, securityProfileSchema } from "./commo
 
 /** The longest display name an agent may have. */
 export const MAX_DISPLAY_NAME_CHARS = 80;
+/** The longest description an agent may have. */
+export const MAX_DESCRIPTION_CHARS = 2000;
 
 const agentFieldsSchema = z.strictObject({
   name: agentNameSchema,
   displayName: z.string().trim().max(MAX_DISPLAY_NAME_CHARS, `at most ${MAX_DISPLAY_NAME_CHARS} characters`).optional(),
-  description: z.string().max(2000, "at most 2000 characters").optional(),
+  description: z.string().max(MAX_DESCRIPTION_CHARS, `at most ${MAX_DESCRIPTION_CHARS} characters`).optional(),
   role: agentRoleSchema.optional(),
   securityProfile: securityProfileSchema.optional(),
   capabilities: z
