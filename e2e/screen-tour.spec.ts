@@ -351,3 +351,40 @@ test("long agent names and failure reasons stay readable; the weekly report list
   await expect(page.getByTestId("task-agent")).toHaveText(LONG_NAME);
   expect(await isCut(page.getByTestId("task-agent"))).toBe(false);
 });
+
+test("on a phone the agents and tasks lists show every column of a row without scrolling sideways", async () => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  /** The cell is on the phone's screen and its list does not scroll sideways. */
+  async function onScreen(table: import("@playwright/test").Locator, cell: import("@playwright/test").Locator) {
+    await cell.scrollIntoViewIfNeeded();
+    const box = await cell.boundingBox();
+    expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 999)).toBeLessThanOrEqual(390);
+    const [scrollWidth, clientWidth] = await table.evaluate((t) => [t.parentElement?.scrollWidth ?? 0, t.parentElement?.clientWidth ?? 0]);
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  }
+
+  // Agents: the long-named agent's row reads as labelled lines, down to its setup's state.
+  await page.goto("/agents");
+  const agents = page.getByTestId("agents-table");
+  const agentRow = agents.locator("tr").filter({ has: page.getByTestId("agent-link").filter({ hasText: LONG_NAME }) });
+  await expect(agentRow).toHaveCount(1);
+  await onScreen(agents, agentRow.getByTestId("agent-link"));
+  await onScreen(agents, agentRow.locator("td[data-label='Worker']"));
+  await expect(agentRow.locator("td[data-label='Worker']")).toContainText("build-01");
+  await onScreen(agents, agentRow.locator("td[data-label='Setup']"));
+  await agentRow.screenshot({ path: "test-results/screens/tour/agents-row-390-light.png" });
+
+  // Tasks: the failed task's row, down to when it last changed.
+  await page.goto(`/tasks?agentId=${longAgent.id}`);
+  const tasks = page.getByTestId("tasks-table");
+  const taskRow = tasks.locator(`tr[data-task-id='${failedTaskId}']`);
+  await expect(taskRow).toHaveCount(1);
+  await onScreen(tasks, taskRow.getByTestId("task-link"));
+  await expect(taskRow.locator("td[data-label='Agent']")).toContainText(LONG_NAME);
+  await onScreen(tasks, taskRow.locator("td[data-label='Agent']"));
+  await onScreen(tasks, taskRow.locator("td[data-label='Updated']"));
+  await taskRow.screenshot({ path: "test-results/screens/tour/tasks-row-390-light.png" });
+});

@@ -48,7 +48,7 @@ export function AgentsPage() {
           </EmptyState>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="agents-table">
+            <table className="stack-table w-full text-sm" data-testid="agents-table">
               <thead>
                 <tr className="border-b border-border text-left text-xs text-fg-muted">
                   <th className="px-4 py-2 font-medium">Agent</th>
@@ -69,20 +69,22 @@ export function AgentsPage() {
                       </Link>
                       {agent.displayName ? <span className="ml-2 text-fg-muted">{agent.displayName}</span> : null}
                     </td>
-                    <td className="px-4 py-2.5 capitalize">{agent.role}</td>
-                    <td className="px-4 py-2.5">
+                    <td data-label="Role" className="px-4 py-2.5 capitalize">
+                      {agent.role}
+                    </td>
+                    <td data-label="Status" className="px-4 py-2.5">
                       <AgentStatusBadge agent={agent} />
                     </td>
-                    <td className="px-4 py-2.5">
+                    <td data-label="Security profile" className="px-4 py-2.5">
                       <Badge>{agent.securityProfile}</Badge>
                     </td>
-                    <td className="px-4 py-2.5 text-fg-muted">
+                    <td data-label="Last seen" className="px-4 py-2.5 text-fg-muted">
                       <RelativeTime iso={agent.lastSeenAt} />
                     </td>
-                    <td className="px-4 py-2.5 text-fg-muted">
+                    <td data-label="Worker" className="px-4 py-2.5 text-fg-muted">
                       {agent.workerHostname ? `${agent.workerHostname} · v${agent.workerVersion ?? "?"}` : "none yet"}
                     </td>
-                    <td className="px-4 py-2.5">
+                    <td data-label="Setup" className="px-4 py-2.5">
                       <SetupStatusBadge setup={agent.setup} />
                     </td>
                   </tr>

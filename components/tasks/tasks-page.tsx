@@ -170,7 +170,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           )
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="tasks-table">
+            <table className="stack-table w-full text-sm" data-testid="tasks-table">
               <thead>
                 <tr className="border-b border-border text-left text-xs text-fg-muted">
                   <th className="px-4 py-2 font-medium">Task</th>
@@ -219,10 +219,10 @@ function TaskRow({ task }: { task: TaskDto }) {
           {task.status === "in_progress" && task.progress ? <span className="truncate italic">“{task.progress}”</span> : null}
         </div>
       </td>
-      <td className="px-4 py-2.5">
+      <td data-label="Status" className="px-4 py-2.5">
         <TaskStatusBadge status={task.status as TaskStatus} />
       </td>
-      <td className="px-4 py-2.5">
+      <td data-label="Agent" className="px-4 py-2.5">
         {task.agentId ? (
           <Link href={`/agents/${task.agentId}`} className="hover:underline">
             {task.agentName}
@@ -231,9 +231,13 @@ function TaskRow({ task }: { task: TaskDto }) {
           <span className="text-fg-muted">{task.status === "offered" ? "awaiting acceptance" : "pool"}</span>
         )}
       </td>
-      <td className="px-4 py-2.5 tabular-nums">{task.priority}</td>
-      <td className="px-4 py-2.5 tabular-nums">{task.attempts}</td>
-      <td className="px-4 py-2.5 text-fg-muted">
+      <td data-label="Priority" className="px-4 py-2.5 tabular-nums">
+        {task.priority}
+      </td>
+      <td data-label="Attempts" className="px-4 py-2.5 tabular-nums">
+        {task.attempts}
+      </td>
+      <td data-label="Updated" className="px-4 py-2.5 text-fg-muted">
         <RelativeTime iso={task.updatedAt} />
       </td>
     </tr>
