@@ -62,10 +62,23 @@ test("on a phone the proposal diff is one column and opens at the change", async
   await signIn(page);
   await page.setViewportSize(PHONE);
   await page.goto("/proposals");
+  // The review's own request answers a moment later, as on a busy server or a slow phone network:
+  // the pick scrolls while the review still says "Loading proposal…".
+  await page.route(`**/api/v1/proposals/${proposed.body.proposalId}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await page.getByTestId(`proposal-${proposed.body.proposalId}`).click();
   // The pick brings the review, below the list, into view and gives it the focus.
-  await expect(page.getByRole("region", { name: "Selected proposal" })).toBeFocused();
+  const review = page.getByRole("region", { name: "Selected proposal" });
+  await expect(review).toBeFocused();
+  // It stands at the top of the screen, under the bar, not a few lines above the bottom with the list
+  // still filling the screen (a review still loading is short; the page must still be able to scroll to it).
   const diff = page.getByTestId("proposal-diff");
+  await expect(diff).toBeVisible({ timeout: 30_000 });
+  const reviewTop = async () => (await review.boundingBox())?.y ?? -1;
+  await expect.poll(reviewTop).toBeGreaterThanOrEqual(0);
+  await expect.poll(reviewTop).toBeLessThan(PHONE.height / 3);
   const changed = diff.locator(".editor.modified .view-line").filter({ hasText: "far down" }).first();
   await expect(changed).toBeVisible({ timeout: 30_000 });
   // The change is drawn inside the diff's box without scrolling it (the unchanged lines before it are folded).

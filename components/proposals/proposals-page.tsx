@@ -141,8 +141,15 @@ export function ProposalsPage() {
           ) : null}
         </Card>
         {selected ? (
-          // scroll-mt clears the sticky top bar phones have.
-          <section ref={review} tabIndex={-1} aria-label="Selected proposal" className="min-w-0 scroll-mt-16 outline-none">
+          // scroll-mt clears the sticky top bar phones have. Below the list (narrow screens) the section is at
+          // least a screen tall, so the pick can scroll it to the top while the review is still loading and short
+          // (the page would otherwise end first, and leave it near the bottom of the screen).
+          <section
+            ref={review}
+            tabIndex={-1}
+            aria-label="Selected proposal"
+            className="min-w-0 scroll-mt-16 outline-none max-lg:min-h-[calc(100dvh-4rem)]"
+          >
             <ProposalReview key={selected.id} proposalId={selected.id} />
           </section>
         ) : null}
