@@ -21,11 +21,37 @@ test("the Security profile panel shows each file's rule, the agent's profile hig
   // The footnote's command is code, not text between backticks.
   await expect(table.locator("code", { hasText: "swarm identity propose" })).toBeVisible();
   await expect(table).not.toContainText("`");
+  // On a wide screen every profile is a column, and nothing needs unfolding.
+  for (const profile of ["paranoid", "standard", "power", "granted task"]) {
+    await expect(table.locator("thead th", { hasText: profile })).toBeVisible();
+  }
+  await expect(table.getByTestId("profile-rules-compare")).toBeHidden();
   await table.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/trust-profile-table.png", fullPage: true });
+
+  // On a phone the agent's own profile and the grant fit the screen, not cut at its edge.
   await page.setViewportSize({ width: 390, height: 844 });
   await table.scrollIntoViewIfNeeded();
+  const fits = () => table.evaluate((element) => element.scrollWidth <= element.clientWidth);
+  const header = (profile: string) => table.locator("thead th", { hasText: profile });
+  await expect(header("paranoid")).toBeInViewport({ ratio: 1 });
+  await expect(header("granted task")).toBeInViewport({ ratio: 1 });
+  await expect(table.getByTestId("profile-rule-CLAUDE").getByText("refused")).toBeInViewport({ ratio: 1 });
+  await expect(header("standard")).toBeHidden();
+  await expect(header("power")).toBeHidden();
+  expect(await fits()).toBe(true);
   await page.screenshot({ path: "test-results/trust-profile-table-phone.png", fullPage: true });
+  // The other two profiles are a tap away; the table then scrolls sideways inside its card.
+  const compare = table.getByTestId("profile-rules-compare");
+  await compare.click();
+  await expect(header("standard")).toBeVisible();
+  await expect(header("power")).toBeAttached();
+  await expect(table.getByTestId("profile-rule-CLAUDE")).toContainText("proposal");
+  expect(await fits()).toBe(false);
+  await expect(compare).toHaveText("Show only paranoid");
+  await compare.click();
+  await expect(header("standard")).toBeHidden();
+  expect(await fits()).toBe(true);
 });
 
 test("an operator grants a task identity rights, sees them on the task and changes them", async ({ page }) => {

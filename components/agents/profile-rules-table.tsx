@@ -1,6 +1,11 @@
 // What each security profile does with an agent's own change, per identity file
 // (lib/identity/rules.ts IDENTITY_RULES: the table the write path obeys), and what an
-// operator's grant on a task changes. The agent's own profile is highlighted.
+// operator's grant on a task changes. The agent's own profile is highlighted. On a
+// phone the table shows that profile's column and the grant's, so it fits the screen;
+// a button brings the other two profiles in (the table then scrolls sideways).
+"use client";
+
+import { useState } from "react";
 import { SECURITY_PROFILES, type SecurityProfile } from "@/lib/contracts/common";
 import { AGENT_LOCKED_KINDS, IDENTITY_RULES, type ProfileOutcome } from "@/lib/identity/rules";
 import { cn } from "../ui/cn";
@@ -15,6 +20,10 @@ const OUTCOME: Record<ProfileOutcome | "locked", { text: string; className: stri
 const LOCKED_LABELS: Record<string, string> = { AGENT: "AGENT.md", CAPABILITIES: "capabilities.yaml", BOOTSTRAP: "BOOTSTRAP.md" };
 
 export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
+  const [comparing, setComparing] = useState(false);
+  // Below the sm breakpoint, without comparing: the other profiles' columns are hidden.
+  const narrowed = current !== undefined && !comparing;
+  const hiddenOnPhone = (profile: SecurityProfile) => narrowed && profile !== current && "max-sm:hidden";
   const rows = [
     ...Object.entries(IDENTITY_RULES).map(([kind, rule]) => ({
       kind,
@@ -33,7 +42,18 @@ export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
   ];
   return (
     <div className="overflow-x-auto" data-testid="profile-rules">
-      <table className="w-full min-w-[30rem] text-left text-xs">
+      {current !== undefined ? (
+        <button
+          type="button"
+          className="mb-2 text-xs font-medium text-accent hover:underline sm:hidden"
+          aria-expanded={comparing}
+          onClick={() => setComparing((value) => !value)}
+          data-testid="profile-rules-compare"
+        >
+          {comparing ? `Show only ${current}` : "Compare all three profiles"}
+        </button>
+      ) : null}
+      <table className={cn("w-full text-left text-xs sm:min-w-[30rem]", !narrowed && "min-w-[30rem]")}>
         <caption className="sr-only">What happens to a change the agent makes to itself, per file and security profile</caption>
         <thead className="text-fg-muted">
           <tr className="border-b border-border">
@@ -44,7 +64,7 @@ export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
               <th
                 key={profile}
                 scope="col"
-                className={cn("px-2 py-1.5 font-medium", profile === current && "rounded-t bg-accent/10 text-fg")}
+                className={cn("px-2 py-1.5 font-medium", profile === current && "rounded-t bg-accent/10 text-fg", hiddenOnPhone(profile))}
                 data-current={profile === current ? "true" : undefined}
               >
                 {profile}
@@ -65,7 +85,15 @@ export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
               {SECURITY_PROFILES.map((profile) => {
                 const outcome = OUTCOME[row.cells[profile]];
                 return (
-                  <td key={profile} className={cn("px-2 py-1.5", outcome.className, profile === current && "bg-accent/10 font-medium")}>
+                  <td
+                    key={profile}
+                    className={cn(
+                      "px-2 py-1.5",
+                      outcome.className,
+                      profile === current && "bg-accent/10 font-medium",
+                      hiddenOnPhone(profile),
+                    )}
+                  >
                     {outcome.text}
                   </td>
                 );
