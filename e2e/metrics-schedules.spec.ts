@@ -197,3 +197,68 @@ test("a schedule's page lists its runs: tasks with links, and skipped runs with 
   await page.getByTestId("schedule-row").filter({ hasText: renamed }).getByTestId("schedule-last-run").getByRole("link").first().click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${first.body.run.taskId}$`));
 });
+
+test.describe("with the browser on India's clock", () => {
+  // Neither zone has daylight saving time, so the hours below hold on every day of the year:
+  // Tokyo is UTC+9 and Kolkata UTC+5:30, so 02:30 in Tokyo is 23:00 of the day before in Kolkata.
+  test.use({ timezoneId: "Asia/Kolkata", locale: "en-US" });
+
+  test("a schedule's times read in its own time zone, on the cron's 24-hour clock, the viewer's own beside them", async ({ page }) => {
+    const agent = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("tokyo") })).body.agent;
+    const name = uniqueName("Tokyo nightly");
+    const created = await apiCall("POST", "/api/v1/schedules", {
+      name,
+      cron: "30 2 * * *",
+      timezone: "Asia/Tokyo",
+      enabled: true,
+      agentId: agent.id,
+      taskTitle: "Nightly check",
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const nextRunAt = created.body.schedule.nextRunAt as string;
+    // The run's day in Tokyo, and the day before it, when the viewer in Kolkata sees it at 23:00.
+    const tokyoDay = new Date(Date.parse(nextRunAt) + 9 * 3600_000);
+    const kolkataDay = new Date(Date.parse(nextRunAt) + 5.5 * 3600_000);
+    const monthDay = (day: Date) => `${day.toLocaleString("en-US", { month: "short", timeZone: "UTC" })} ${day.getUTCDate()}`;
+    expect(tokyoDay.getUTCDate()).not.toBe(kolkataDay.getUTCDate());
+
+    await signIn(page);
+    await page.goto("/schedules");
+    await expect(page.getByText("Times are in each schedule's own time zone")).toBeVisible();
+    const next = page.getByTestId("schedule-row").filter({ hasText: name }).getByTestId("schedule-next-run");
+    await expect(next).toContainText(`${monthDay(tokyoDay)}, 02:30`);
+    await expect(next).toContainText(`${monthDay(kolkataDay)}, 23:00 your time`);
+    await expect(next.locator("time")).toHaveAttribute("datetime", nextRunAt);
+    await expect(next).not.toContainText(/AM|PM|:00:00/);
+    // Both times fit a phone's row, without scrolling the page sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await next.scrollIntoViewIfNeeded();
+    await expect(next).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: "test-results/schedules-own-zone-390.png", fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    await page.getByTestId("schedule-link").getByText(name, { exact: true }).click();
+    const detail = page.getByTestId("schedule-detail-next-run");
+    await expect(detail).toContainText(`Next run`);
+    await expect(detail).toContainText(`${monthDay(tokyoDay)}, 02:30`);
+    await expect(detail).toContainText("23:00 your time");
+
+    // The form's preview of the next runs, as the zone is typed.
+    await page.goto("/schedules");
+    await page.getByTestId("new-schedule").click();
+    const form = page.getByTestId("schedule-form");
+    await form.getByLabel("Cron", { exact: true }).fill("30 2 * * *");
+    await form.getByLabel("Time zone").fill("Asia/Tokyo");
+    const preview = page.getByTestId("cron-preview");
+    await expect(preview).toContainText("Runs every day at 02:30 (Asia/Tokyo)");
+    await expect(preview).toContainText(`Next: `);
+    await expect(preview).toContainText(`${monthDay(tokyoDay)}, 02:30 (`);
+    await expect(preview).toContainText(`${monthDay(kolkataDay)}, 23:00 your time)`);
+    // On the viewer's own zone there is one time only.
+    await form.getByLabel("Time zone").fill("Asia/Kolkata");
+    await expect(preview).toContainText("Runs every day at 02:30 (Asia/Kolkata)");
+    await expect(preview).toContainText(", 02:30");
+    await expect(preview).not.toContainText("your time");
+  });
+});

@@ -24,20 +24,25 @@ import { useFocusReturn } from "../use-focus-return";
 import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
+import { ScheduleTime } from "./schedule-time";
 
-function Run({ run }: { run: ScheduleRunDto }) {
+function Run({ run, timeZone }: { run: ScheduleRunDto; timeZone: string }) {
   return (
     <li className="space-y-2 px-4 py-3" data-testid="schedule-run-row">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <RunStatusBadge status={run.status} />
         <span className="font-medium">
-          <time dateTime={run.firedAt} title={run.firedAt}>
-            {new Date(run.firedAt).toLocaleString()}
-          </time>
+          <ScheduleTime iso={run.firedAt} timeZone={timeZone} />
         </span>
         <span className="text-xs text-fg-muted">
           (<RelativeTime iso={run.firedAt} />) ·{" "}
-          {run.trigger === "manual" ? "run now" : `cron slot ${new Date(run.scheduledFor).toLocaleString()}`}
+          {run.trigger === "manual" ? (
+            "run now"
+          ) : (
+            <>
+              cron slot <ScheduleTime iso={run.scheduledFor} timeZone={timeZone} />
+            </>
+          )}
         </span>
       </div>
       {run.error ? <p className="text-sm text-danger">{run.error}</p> : null}
@@ -159,9 +164,9 @@ export function ScheduleDetail({ id }: { id: string }) {
           title="Runs"
           description={
             s.nextRunAt ? (
-              <>
-                Next run <time dateTime={s.nextRunAt}>{new Date(s.nextRunAt).toLocaleString()}</time>
-              </>
+              <span data-testid="schedule-detail-next-run">
+                Next run <ScheduleTime iso={s.nextRunAt} timeZone={s.timezone} />
+              </span>
             ) : (
               "No next run while the schedule is disabled."
             )
@@ -176,7 +181,7 @@ export function ScheduleDetail({ id }: { id: string }) {
         ) : (
           <ul className="divide-y divide-border" data-testid="schedule-runs">
             {list.map((run) => (
-              <Run key={run.id} run={run} />
+              <Run key={run.id} run={run} timeZone={s.timezone} />
             ))}
           </ul>
         )}

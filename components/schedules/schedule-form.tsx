@@ -13,6 +13,7 @@ import { agentLabel } from "@/lib/agents/agent-label";
 import { api, describeError } from "@/lib/api-client";
 import type { listAgentsResponseSchema } from "@/lib/contracts/agents";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
+import { scheduleTimeText } from "./schedule-time";
 
 type Template = {
   key: string;
@@ -97,7 +98,12 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
   const timing = useDebounced({ cron: draft.cron, timezone: draft.timezone }, 250);
   const preview = useQuery({
     queryKey: ["cron-preview", timing],
-    queryFn: () => api<Preview>(`/api/v1/schedules/preview?${new URLSearchParams(timing)}`),
+    // The zone goes with the answer: while a newer one loads, the last answer stays up
+    // (placeholderData), and its times and label must name the zone it was computed in.
+    queryFn: async () => ({
+      ...(await api<Preview>(`/api/v1/schedules/preview?${new URLSearchParams(timing)}`)),
+      timezone: timing.timezone,
+    }),
     placeholderData: (previous) => previous,
   });
   const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -201,8 +207,16 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       </div>
       {p?.valid ? (
         <div className="rounded-md bg-muted px-3 py-2 text-xs" data-testid="cron-preview">
-          <p className="font-medium text-fg">{p.description ? `Runs ${p.description} (${draft.timezone})` : "Runs at:"}</p>
-          <p className="mt-0.5 text-fg-muted">Next: {p.next.map((at) => new Date(at).toLocaleString()).join(" · ")}</p>
+          <p className="font-medium text-fg">{p.description ? `Runs ${p.description} (${p.timezone})` : "Runs at:"}</p>
+          <p className="mt-0.5 text-fg-muted">
+            Next:{" "}
+            {p.next
+              .map((at) => {
+                const { zoned, local } = scheduleTimeText(at, p.timezone);
+                return local ? `${zoned} (${local} your time)` : zoned;
+              })
+              .join(" · ")}
+          </p>
         </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">

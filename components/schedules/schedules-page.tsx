@@ -21,15 +21,12 @@ import { LeadTemplatesCard } from "./lead-templates-card";
 import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
+import { ScheduleTime } from "./schedule-time";
 
-function when(iso: string | null, empty: string) {
+/** A moment of the schedule in its own time zone (the viewer's beside it when that differs), or `empty`. */
+function when(iso: string | null, timeZone: string, empty: string) {
   if (!iso) return <span className="text-fg-muted">{empty}</span>;
-  const date = new Date(iso);
-  return (
-    <time dateTime={iso} title={date.toISOString()}>
-      {date.toLocaleString()}
-    </time>
-  );
+  return <ScheduleTime iso={iso} timeZone={timeZone} />;
 }
 
 export function SchedulesPage() {
@@ -76,7 +73,10 @@ export function SchedulesPage() {
       />
       {can.write ? <LeadTemplatesCard onInstalled={refresh} /> : null}
       <Card>
-        <CardHeader title="All schedules" description="Times are shown in your browser's time zone; each schedule fires in its own." />
+        <CardHeader
+          title="All schedules"
+          description="Times are in each schedule's own time zone, the one its cron is written in, with yours beside them where it differs."
+        />
         {schedules.isPending ? (
           <Loading />
         ) : schedules.error ? (
@@ -112,10 +112,10 @@ export function SchedulesPage() {
                   <span data-testid="schedule-last-run" className="flex flex-wrap items-center gap-1">
                     {s.lastTaskId ? (
                       <Link href={`/tasks/${s.lastTaskId}`} className="text-accent hover:underline" title="The last run's task">
-                        {when(s.lastRunAt, "never")}
+                        {when(s.lastRunAt, s.timezone, "never")}
                       </Link>
                     ) : (
-                      when(s.lastRunAt, "never")
+                      when(s.lastRunAt, s.timezone, "never")
                     )}
                     {s.lastRunStatus && s.lastRunStatus !== "created" ? (
                       <Link href={`/schedules/${s.id}`} title="See the run history">
@@ -123,7 +123,7 @@ export function SchedulesPage() {
                       </Link>
                     ) : null}
                   </span>
-                  <span data-testid="schedule-next-run">{when(s.nextRunAt, s.enabled ? "computing…" : "disabled")}</span>
+                  <span data-testid="schedule-next-run">{when(s.nextRunAt, s.timezone, s.enabled ? "computing…" : "disabled")}</span>
                 </div>
                 {can.write ? (
                   <div className="flex items-center gap-1">
