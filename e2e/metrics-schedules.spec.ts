@@ -216,6 +216,17 @@ test.describe("with the browser on India's clock", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const nextRunAt = created.body.schedule.nextRunAt as string;
+    // One on the viewer's own clock too: its times are short, with no "your time" beside them.
+    const localName = uniqueName("Kolkata standup");
+    const local = await apiCall("POST", "/api/v1/schedules", {
+      name: localName,
+      cron: "0 18 * * *",
+      timezone: "Asia/Kolkata",
+      enabled: true,
+      agentId: agent.id,
+      taskTitle: "Evening check",
+    });
+    expect(local.status, JSON.stringify(local.body)).toBe(201);
     // The run's day in Tokyo, and the day before it, when the viewer in Kolkata sees it at 23:00.
     const tokyoDay = new Date(Date.parse(nextRunAt) + 9 * 3600_000);
     const kolkataDay = new Date(Date.parse(nextRunAt) + 5.5 * 3600_000);
@@ -230,11 +241,21 @@ test.describe("with the browser on India's clock", () => {
     await expect(next).toContainText(`${monthDay(kolkataDay)}, 23:00 your time`);
     await expect(next.locator("time")).toHaveAttribute("datetime", nextRunAt);
     await expect(next).not.toContainText(/AM|PM|:00:00/);
-    // Both times fit a phone's row, without scrolling the page sideways.
+    const localRow = page.getByTestId("schedule-row").filter({ hasText: localName });
+    await expect(localRow.getByTestId("schedule-next-run")).toContainText(", 18:00");
+    await expect(localRow.getByTestId("schedule-next-run")).not.toContainText("your time");
+    // Both times fit a phone's row, without scrolling the page sideways, and the run times
+    // take a line of their own rather than squeeze the name and cron into a narrow column.
     await page.setViewportSize({ width: 390, height: 844 });
     await next.scrollIntoViewIfNeeded();
     await expect(next).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const row of [page.getByTestId("schedule-row").filter({ hasText: name }), localRow]) {
+      const summary = await row.getByTestId("schedule-summary").boundingBox();
+      expect(summary?.width).toBeGreaterThan(250);
+      await row.getByTestId("schedule-next-run").scrollIntoViewIfNeeded();
+      await expect(row.getByTestId("schedule-next-run")).toBeInViewport({ ratio: 1 });
+    }
     await page.screenshot({ path: "test-results/schedules-own-zone-390.png", fullPage: true });
     await page.setViewportSize({ width: 1400, height: 900 });
 

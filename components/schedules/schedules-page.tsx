@@ -93,7 +93,8 @@ export function SchedulesPage() {
             {list.map((s) => (
               <li key={s.id} className="flex flex-wrap items-center gap-4 px-4 py-3" data-testid="schedule-row">
                 <CalendarClock className={`size-5 shrink-0 ${s.enabled ? "text-accent" : "text-fg-muted"}`} aria-hidden />
-                <div className="min-w-0 flex-1">
+                {/* At least 16rem wide: on a phone the run times wrap onto a line of their own rather than squeeze the name into a narrow column. */}
+                <div className="min-w-0 flex-1 basis-64" data-testid="schedule-summary">
                   <div className="flex flex-wrap items-center gap-2">
                     <Link href={`/schedules/${s.id}`} className="font-medium hover:underline" data-testid="schedule-link">
                       {s.name}
@@ -106,7 +107,7 @@ export function SchedulesPage() {
                     {s.cronDescription ? ` · ${s.cronDescription}` : ""} · {s.timezone} · {s.targetDescription}
                   </p>
                 </div>
-                <div className="grid grid-cols-2 gap-x-6 text-xs">
+                <div className="grid grid-cols-2 gap-x-6 text-xs max-sm:w-full">
                   <span className="text-fg-muted">Last run</span>
                   <span className="text-fg-muted">Next run</span>
                   <span data-testid="schedule-last-run" className="flex flex-wrap items-center gap-1">
