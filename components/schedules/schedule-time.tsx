@@ -14,12 +14,9 @@ const FIELDS: Intl.DateTimeFormatOptions = {
   hourCycle: "h23",
 };
 
-function format(date: Date, timeZone: string | undefined, withYear: boolean): string | null {
-  try {
-    return new Intl.DateTimeFormat(undefined, { ...FIELDS, ...(withYear ? { year: "numeric" } : {}), timeZone }).format(date);
-  } catch {
-    return null; // an unknown zone (a form still being typed): the caller falls back to the viewer's
-  }
+/** Throws a RangeError for a zone Intl does not know; the viewer's own (undefined) always works. */
+function format(date: Date, timeZone: string | undefined, withYear: boolean): string {
+  return new Intl.DateTimeFormat(undefined, { ...FIELDS, ...(withYear ? { year: "numeric" } : {}), timeZone }).format(date);
 }
 
 /** The calendar day (YYYY-MM-DD) the moment falls on in `timeZone` (the viewer's when undefined). */
@@ -31,9 +28,13 @@ function calendarDay(date: Date, timeZone: string | undefined): string {
 export function scheduleTimeText(iso: string, timeZone: string): { zoned: string; local: string | null } {
   const date = new Date(iso);
   const withYear = date.getFullYear() !== new Date().getFullYear();
-  const local = format(date, undefined, withYear) ?? date.toLocaleString();
-  const zoned = format(date, timeZone, withYear);
-  if (zoned === null) return { zoned: local, local: null };
+  const local = format(date, undefined, withYear);
+  let zoned: string;
+  try {
+    zoned = format(date, timeZone, withYear);
+  } catch {
+    return { zoned: local, local: null }; // an unknown zone (a form still being typed): the viewer's time alone
+  }
   if (zoned === local) return { zoned, local: null };
   // Only the time when the day is the same in both zones; the whole date otherwise.
   const sameDay = calendarDay(date, timeZone) === calendarDay(date, undefined);
