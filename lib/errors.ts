@@ -16,6 +16,7 @@ export type ErrorCode =
   | "conflict"
   | "stale_base"
   | "already_finished"
+  | "length_required"
   | "payload_too_large"
   | "unsupported_media_type"
   | "headers_too_large"
@@ -37,6 +38,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   stale_base: 409,
   already_finished: 409,
+  length_required: 411,
   payload_too_large: 413,
   unsupported_media_type: 415,
   // Answered by scripts/serve.mjs itself, before any handler (Node's 16 KiB limit).
@@ -75,9 +77,13 @@ export function rateLimited(message: string, retryAfterMs: number, details: Reco
 /** The error as a status, its JSON text and headers (lib/api/handler.ts makes the Response, or the fast path writes it). */
 export function errorOutcome(error: ApiError): { status: number; json: string; headers?: Record<string, string> } {
   const json = JSON.stringify(error.toBody());
-  const details = error.details as { retryAfterSeconds?: unknown } | undefined;
+  const details = error.details as { retryAfterSeconds?: unknown; allow?: unknown } | undefined;
   if (error.code === "rate_limited" && typeof details?.retryAfterSeconds === "number") {
     return { status: error.status, json, headers: { "retry-after": String(details.retryAfterSeconds) } };
+  }
+  // A 405 names the methods the path takes (RFC 9110, 15.5.6), when the refusal knows them.
+  if (error.code === "method_not_allowed" && typeof details?.allow === "string") {
+    return { status: error.status, json, headers: { allow: details.allow } };
   }
   return { status: error.status, json };
 }

@@ -3,6 +3,7 @@
 // working from scripts. Issue 15, point 1.
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, client, server, sessionCookie, uniqueName } from "./support/client";
+import { startTestServer } from "./support/test-server";
 
 let cookie: string;
 const otherOrigin = () => `http://127.0.0.1:${Number(new URL(server().baseUrl).port) + 1}`;
@@ -99,4 +100,34 @@ describe("token-authenticated API clients", () => {
     expect(reply.status).toBe(201);
     expect(await usersNamed(body.email)).toHaveLength(1);
   });
+});
+
+describe("X-Forwarded-Host", () => {
+  it("is not believed from a client: a foreign page that names its own host there is still refused", async () => {
+    const body = newUser();
+    const reply = await client().request("POST", "/api/v1/users", body, {
+      headers: { cookie, origin: "http://evil.example", "x-forwarded-host": "evil.example" },
+    });
+    expect(reply.status).toBe(403);
+    expect(reply.body.error).toMatchObject({ code: "forbidden", details: { reason: "cross_site_request" } });
+    expect(await usersNamed(body.email)).toEqual([]);
+  });
+
+  it("names the public host behind a proxy the operator declared (SWARMDECK_TRUST_PROXY=1), and only that host", async () => {
+    const behind = await startTestServer({ env: { SWARMDECK_TRUST_PROXY: "1" } });
+    try {
+      const proxied = await sessionCookie(behind.adminEmail, behind.adminPassword, behind.baseUrl);
+      const post = (origin: string, body: unknown) =>
+        fetch(`${behind.baseUrl}/api/v1/users`, {
+          method: "POST",
+          headers: { cookie: proxied, origin, "x-forwarded-host": "swarm.example.com", "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      expect((await post("https://swarm.example.com", newUser())).status).toBe(201);
+      const foreign = await post("http://evil.example", newUser());
+      expect(foreign.status).toBe(403);
+    } finally {
+      await behind.stop();
+    }
+  }, 120_000);
 });

@@ -261,6 +261,52 @@ describe("413: bodies over the limit", () => {
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
   });
+
+  it("holds the sign-in form to the same limit before anyone is signed in: 413 over 1 MiB, 411 for an undeclared length", async () => {
+    // The admin's right password, padded past the limit: refused whole, no session made.
+    const { baseUrl, adminEmail, adminPassword } = server();
+    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const form = (extra: Record<string, string>) =>
+      new URLSearchParams({ csrfToken, email: adminEmail, password: adminPassword, json: "true", ...extra });
+    const signIn = (body: BodyInit, init: Record<string, unknown> = {}) =>
+      fetch(`${baseUrl}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body,
+        ...init,
+      } as RequestInit);
+    const sessionSet = (response: Response) => response.headers.getSetCookie().some((line) => line.includes("session-token="));
+
+    const padded = await signIn(form({ pad: "x".repeat(2 * 1024 * 1024) }));
+    expect(padded.status).toBe(413);
+    expect(await padded.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: 1024 * 1024 } } });
+    expect(sessionSet(padded)).toBe(false);
+
+    const bytes = new TextEncoder().encode(form({}).toString());
+    const streamed = await signIn(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      }),
+      { duplex: "half" },
+    );
+    expect(streamed.status).toBe(411);
+    expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe("length_required");
+    expect(sessionSet(streamed)).toBe(false);
+
+    // The same form at its own size signs in as always.
+    const plain = await signIn(form({}));
+    expect(plain.status).toBe(200);
+    expect(sessionSet(plain)).toBe(true);
+  });
 });
 
 describe("500: failures that leak nothing", () => {

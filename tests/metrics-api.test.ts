@@ -184,6 +184,14 @@ describe("GET /api/v1/metrics/overview", () => {
     expect(garbage.body.error.code).toBe("validation_failed");
     const tooLong = await admin().get("/api/v1/metrics/overview?from=2020-01-01&to=2025-01-01");
     expect(tooLong.status).toBe(400);
+    // A day the calendar does not have is refused, not read as the day it rolls over to.
+    for (const day of ["2026-02-30", "2026-02-29", "2026-04-31", "2026-06-31T12:00:00Z"]) {
+      const impossible = await admin().get(`/api/v1/metrics/overview?from=${day}&to=2026-07-10`);
+      expect(impossible.status, day).toBe(400);
+      expect(impossible.body.error.code, day).toBe("validation_failed");
+      expect(JSON.stringify(impossible.body.error.details), day).toContain("not a real date");
+    }
+    expect((await admin().get("/api/v1/metrics/overview?from=2028-02-29&to=2028-03-01")).status).toBe(200);
     expect((await client().get("/api/v1/metrics/overview")).status).toBe(401);
   });
 });

@@ -113,6 +113,20 @@ describe("poll", () => {
     expect((await client().get("/api/worker/poll")).status).toBe(401);
     expect((await client("sdw_not-a-token").get("/api/worker/poll")).status).toBe(401);
   });
+
+  it("answers HEAD with 405 and claims nothing, so a `curl -I` or a monitor cannot take a task no worker will see", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const task = await createTask({ title: "not for a HEAD", agentId: agent.id });
+    for (const path of ["/api/worker/poll", "/api/worker/poll?waitMs=0", `/api/worker/tasks/${task.id}/bundle`]) {
+      const head = await worker.request("HEAD", path);
+      expect(head.status, path).toBe(405);
+      expect(head.headers.get("allow"), path).toBe("GET");
+    }
+    expect(await taskRow(task.id)).toMatchObject({ status: "pending", attempts: 0, claimedAt: null });
+    const poll = await worker.get("/api/worker/poll?waitMs=0");
+    expect(poll.status).toBe(200);
+    expect(poll.body.task).toMatchObject({ id: task.id, attempts: 1 });
+  });
 });
 
 async function claimed(body: Record<string, unknown> = {}) {

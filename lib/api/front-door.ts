@@ -3,11 +3,15 @@
 // - a method HTTP routes do not use (TRACE, PROPFIND, ...): 405;
 // - a path with a malformed percent-escape (`/api/v1/tasks/%ZZ`, or one that
 //   decodes to invalid UTF-8): 400;
+// - a sign-in or sign-out form (/api/auth/*, next-auth's route, which reads the whole
+//   body itself) larger than the API's body limit: 413 before any of it is held in
+//   memory; one sent in chunks of unknown length: 411;
 // - an /api/* error answered with no body (Next's 405 for a method a route does not
 //   export, its 400s): given the one error shape on the way out.
 // Unknown /api/* paths are answered by app/api/[...path]/route.ts (JSON 404).
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES } from "@/lib/contracts/common";
 import { ApiError, type ErrorCode } from "@/lib/errors";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -49,8 +53,51 @@ export function refuseUnroutable(req: IncomingMessage, res: ServerResponse): boo
     send(res, api, new ApiError("bad_request", "The path has a malformed percent-escape", { path: pathname.slice(0, 200) }));
     return true;
   }
+  if (pathname.startsWith("/api/auth/") && refuseOversizedForm(req, res)) return true;
   if (api) shapeEmptyErrors(req, res);
   return false;
+}
+
+/**
+ * next-auth reads a sign-in's whole form into memory before it can refuse it, and
+ * anyone may post one: a body over the limit is refused from its Content-Length.
+ * Browsers always declare it for a form; a body of undeclared length is refused.
+ */
+function refuseOversizedForm(req: IncomingMessage, res: ServerResponse): boolean {
+  const declared = req.headers["content-length"];
+  if (declared === undefined) {
+    if (req.headers["transfer-encoding"] === undefined) return false; // no body at all
+    answerAfterBody(req, res, new ApiError("length_required", "A sign-in request must declare its Content-Length"));
+    return true;
+  }
+  const size = Number(declared);
+  if (size <= MAX_BODY_BYTES) return false;
+  const error = new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes`, { limit: MAX_BODY_BYTES });
+  if (size > DRAIN_LIMIT_BYTES) send(res, true, error, { connection: "close" });
+  else answerAfterBody(req, res, error);
+  return true;
+}
+
+/**
+ * As lib/api/handler.ts does: the body is read and dropped, never kept, so that the
+ * client, still sending, gets the answer rather than a reset; past DRAIN_LIMIT_BYTES
+ * the answer goes at once and the connection closes.
+ */
+function answerAfterBody(req: IncomingMessage, res: ServerResponse, error: ApiError) {
+  let seen = 0;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    send(res, true, error, { connection: "close" });
+  };
+  req.on("data", (chunk: Buffer) => {
+    seen += chunk.byteLength;
+    if (seen > DRAIN_LIMIT_BYTES) answer();
+  });
+  req.once("end", answer);
+  req.once("error", () => res.destroy());
+  req.resume();
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

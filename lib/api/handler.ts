@@ -217,6 +217,12 @@ export function operatorRoute(minRole: UserRole, handler: (ctx: OperatorContext)
 export function workerRoute(handler: (ctx: WorkerContext) => Promise<unknown>): RouteHandler {
   return route((req, context) =>
     run(req, async () => {
+      // Next answers HEAD with the GET handler, and a worker GET can change things: a
+      // poll claims a task (and a HEAD would throw it away unseen), a bundle records
+      // its memory injection. No worker sends HEAD, so none is served.
+      if (req.method === "HEAD") {
+        throw new ApiError("method_not_allowed", "Worker routes do not answer HEAD; send GET", { allow: "GET" });
+      }
       const principal = await authenticateWorker(req);
       const params = (await context?.params) ?? {};
       return handler({ ...tools(req, params), principal, actor: workerActor(principal) });

@@ -42,3 +42,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * get a reset (EPIPE) instead of the answer. Past this much, the connection is cut.
  */
 export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A date (YYYY-MM-DD, or an ISO date-time starting so) that names a real day of the
+ * calendar. Date.parse alone rolls an impossible day over ("2026-02-30" is 2 March),
+ * so the day is read back and compared.
+ */
+export function isCalendarDate(value: string): boolean {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return false;
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!day) return false;
+  const [, year, month, date] = day.map(Number) as [number, number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, date));
+  return calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === date;
+}

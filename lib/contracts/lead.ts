@@ -2,6 +2,7 @@
 // query shapes of /api/worker/swarm/*, shared by the app, the worker's control
 // server, the `swarm` CLI and the tests.
 import { z } from "zod";
+import { isCalendarDate } from "./common";
 import { learningCategorySchema } from "./memory";
 import { listTasksQuerySchema } from "./tasks";
 
@@ -19,7 +20,7 @@ export const timeRefSchema = z
   .trim()
   .max(40)
   .refine(
-    (value) => /^\d{1,5}[mhdw]$/.test(value) || (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))),
+    (value) => /^\d{1,5}[mhdw]$/.test(value) || isCalendarDate(value),
     'a date (2030-01-07, 2030-01-07T09:00:00Z) or a span back from now ("90m", "24h", "7d", "2w")',
   );
 
@@ -57,7 +58,7 @@ export const leadReportQuerySchema = z.object({
     .string()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "a day as YYYY-MM-DD")
-    .refine((value) => !Number.isNaN(Date.parse(value)), "not a real date")
+    .refine(isCalendarDate, "not a real date")
     .optional(),
 });
 

@@ -1,11 +1,12 @@
 // Metrics, alerts and the weekly report: query parameters and response shapes.
 import { z } from "zod";
+import { isCalendarDate } from "./common";
 
 const daySchema = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "a date as YYYY-MM-DD (or an ISO date-time)")
-  .refine((value) => !Number.isNaN(Date.parse(value)), "not a real date")
+  .refine(isCalendarDate, "not a real date")
   .transform((value) => value.slice(0, 10));
 
 /** Every metric endpoint takes the same filter: UTC days, inclusive, and an optional agent. */

@@ -24,11 +24,16 @@ function ownHosts(req: ApiRequest): Set<string> {
       // lib/env.ts validates the URL at start-up; a bad one simply adds nothing
     }
   }
-  // Behind a proxy the Host header names the app's address on the inside; the
-  // proxy passes the public one on. A cross-site page cannot set either header.
-  const forwarded = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  const host = forwarded || req.headers.get("host");
+  const host = req.headers.get("host");
   if (host) hosts.add(host.toLowerCase());
+  // Behind a proxy the Host header may name the app's address on the inside, and the
+  // proxy passes the public one on. Only a proxy the operator declared
+  // (SWARMDECK_TRUST_PROXY=1, as for client addresses in scripts/serve.mjs) is
+  // believed; otherwise any client could name its own page's host here.
+  if (process.env.SWARMDECK_TRUST_PROXY === "1") {
+    const forwarded = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    if (forwarded) hosts.add(forwarded.toLowerCase());
+  }
   return hosts;
 }
 

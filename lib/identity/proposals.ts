@@ -41,6 +41,8 @@ interface ProposedChange {
 
 export async function createProposal(tx: Tx, args: ProposedChange & { trigger: Trigger; actor: Actor }): Promise<IdentityProposal> {
   const { file } = args;
+  // A proposal over the limit could never be approved (appendVersion refuses it): refused here, whoever proposes.
+  assertIdentitySize(args.content);
   const check = await checkBase(tx, file, args.baseVersionId, args.content);
   const proposal = await tx.identityProposal.create({
     data: {
