@@ -47,6 +47,12 @@ describe("a task its agents keep giving back", { timeout: 120_000 }, () => {
     for (const run of runs) run.child.kill("SIGTERM");
     const logs = runs.map((run) => run.log()).join("\n");
     for (const run of runs) expect(await run.exited, logs).toBe(0);
+    // What the workers' consoles say matches: two give-backs, then the app's failure.
+    const said = (text: string) => logs.split("\n").filter((line) => line.includes(`task=${taskId} ${text}`)).length;
+    expect(said("task released"), logs).toBe(2);
+    expect(said("giving the task back on its last attempt"), logs).toBe(1);
+    expect(said("that was its last attempt: the app failed the task"), logs).toBe(1);
+    expect(said("task failed"), logs).toBe(1);
 
     // Exactly the limit: three claims, two give-backs, then the failure.
     expect(task).toMatchObject({ attempts: 3, maxAttempts: 3 });

@@ -100,4 +100,23 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect(originFile(`change-${first}.txt`)).toBe(`line from ${first}`);
     expect(sh(origin, "branch", "--list", "task-*")).toBe("");
   });
+
+  it("starts a task that came out of a long poll's wait from main as pushed during the wait", async () => {
+    // An operator pushes a fix, then hands out the task that needs it, while the
+    // worker waits in its long poll: the agent must see the fix, not main as it was.
+    const agent = await agentWithToken(target);
+    const lister = path.join(root, "lister.sh");
+    writeFileSync(lister, '#!/bin/bash\ncat > /dev/null\nls > "seen-${SWARMDECK_TASK_ID}.txt"\necho listed\n', { mode: 0o755 });
+    const run = spawnWorker({ ...coderEnv(agent.token), AGENT_COMMAND: lister, POLL_WAIT_MS: "20000" });
+    const deadline = Date.now() + 30_000;
+    while (!run.log().includes("registered as agent") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(run.log()).toContain("registered as agent");
+    // Well past the claim's own fetch: the worker is in its long poll now.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    commitToMain("bob", "fix-from-bob.txt", "the fix\n");
+    const task = await createTask(target, { title: "use bob's fix", agentId: agent.id });
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, task)).task.status, run.log()).toBe("completed");
+    expect(originFile(`seen-${task}.txt`).split("\n"), run.log()).toContain("fix-from-bob.txt");
+  });
 });

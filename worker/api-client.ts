@@ -150,8 +150,10 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
     async fail(taskId: string, body: { failureReason: string; output?: string; session?: SessionTranscriptBody }) {
       await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/fail`, body);
     },
-    async release(taskId: string, reason: string) {
-      await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/release`, { reason });
+    /** The task's status after the give-back: pending or unassigned, or failed when it used the last attempt. */
+    async release(taskId: string, reason: string): Promise<string | null> {
+      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/release`, { reason });
+      return (data as { task?: { status?: unknown } } | null)?.task?.status?.toString() ?? null;
     },
     async setupScript() {
       const { data } = await call("GET", "/api/worker/setup-script");

@@ -34,8 +34,13 @@ import type { WorkspaceLayout } from "./workspace-layout";
  */
 /** The worker's sync state (worker/sync.ts), in WORKSPACE_DIR beside home/ and project/, not the agent's. */
 export const SYNC_STATE_FILE = "sync-state.json";
-/** A fetch this recent counts as the latest main (a claim that waited longer in its long poll fetches again). */
-const FRESH_FETCH_MS = 5_000;
+/**
+ * A claim answered this soon after the pre-claim fetch starts from that fetch: the
+ * task was waiting when the poll began, so anything pushed before it was made is in.
+ * A claim later than this came out of a long poll's wait, and the task may follow a
+ * push made meanwhile (push, then hand out the task): main is fetched again.
+ */
+const FRESH_FETCH_MS = 1_000;
 
 export type TaskEnd = "completed" | "failed" | "released" | "cancelled" | "lost" | "agent_unavailable" | "checkout_unavailable";
 type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
@@ -56,6 +61,7 @@ export async function runTask({
   task,
   shutdown,
   fetchedAt = 0,
+  claimedAt = Date.now(),
 }: {
   config: WorkerConfig;
   api: ApiClient;
@@ -68,6 +74,8 @@ export async function runTask({
   shutdown: AbortSignal;
   /** When the worker last fetched the project's remote (worker/checkout-gate.ts), if it did. */
   fetchedAt?: number;
+  /** When the poll that claimed the task answered. */
+  claimedAt?: number;
 }): Promise<TaskEnd> {
   const taskId = task.id;
   // The agent works in the project checkout; its own files are in layout.home, beside it.
@@ -145,9 +153,18 @@ export async function runTask({
       }
     }
   };
-  const release = (reason: string) => {
-    log.warn(`giving the task back: ${reason.split("\n")[0]}`, taskId);
-    return finish("released", () => api.release(taskId, reason.slice(0, 4000)));
+  /** A give-back; on the task's last attempt the app fails it instead, and the end says so. */
+  const release = async (reason: string): Promise<TaskEnd> => {
+    log.warn(`giving the task back${lastAttempt ? " on its last attempt" : ""}: ${reason.split("\n")[0]}`, taskId);
+    let status: string | null = null;
+    const end = await finish("released", async () => {
+      status = await api.release(taskId, reason.slice(0, 4000));
+    });
+    if (end === "released" && status === "failed") {
+      log.warn("that was its last attempt: the app failed the task", taskId);
+      return "failed";
+    }
+    return end;
   };
 
   try {
@@ -183,8 +200,8 @@ export async function runTask({
           remote: config.remote,
           main: config.mainBranch,
           taskId,
-          // Fetched just before this claim: one fetch per task, not two.
-          fetched: Date.now() - fetchedAt < FRESH_FETCH_MS,
+          // Fetched just before a claim answered at once: one fetch per task, not two.
+          fetched: claimedAt - fetchedAt < FRESH_FETCH_MS,
         });
       } catch (error) {
         // The repository, not the task: no reflection, no failure; the loop waits until a fetch works again.

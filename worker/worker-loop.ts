@@ -104,8 +104,10 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       continue;
     }
     let task: Awaited<ReturnType<typeof api.poll>>;
+    let claimedAt = 0;
     try {
       task = await api.poll(config.pollWaitMs, shutdown);
+      claimedAt = Date.now();
       failures = 0;
     } catch (error) {
       if (error instanceof WorkerApiError && (error.status === 401 || error.status === 403)) {
@@ -130,6 +132,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
         task,
         shutdown,
         fetchedAt: checkout?.fetchedAt,
+        claimedAt,
       });
       log.info(`task ${end}`, task.id);
       lastActivity = Date.now();

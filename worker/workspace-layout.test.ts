@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { setAgentUser } from "./agent-user";
 import { createLogger } from "./log";
 import { ensureWorkspace } from "./workspace-layout";
 
@@ -55,8 +56,27 @@ describe("ensureWorkspace", () => {
     await expect(ensureWorkspace({ root: inside, repoUrl: origin, log })).rejects.toThrow(
       new RegExp(`is inside the git checkout ${checkout.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
     );
-    // The project's status is as it was: no home/, no project/, no agent files.
+    // The project's status is as it was: no home/, no project/, no agent files, not even the folder.
     expect(sh(checkout, "status", "--porcelain")).toBe("");
+    expect(existsSync(inside)).toBe(false);
+  });
+
+  it("refuses it just the same when git runs as the agent's user (AGENT_USER), who does not own the checkout", async () => {
+    // git run as another user than the checkout's owner will not look at it ("dubious
+    // ownership"); the Docker image runs every git command so, as AGENT_USER.
+    const origin = repository("shop");
+    const checkout = path.join(root, "checkout");
+    sh(root, "clone", "--quiet", origin, checkout);
+    const inside = path.join(checkout, "ws");
+    setAgentUser({ uid: 47126, gid: 47126, home: null, label: "agent (uid 47126)" }, inside);
+    try {
+      await expect(ensureWorkspace({ root: inside, repoUrl: origin, log })).rejects.toThrow(/is inside the git checkout/);
+      await expect(ensureWorkspace({ root: checkout, repoUrl: origin, log })).rejects.toThrow(/is itself a git checkout/);
+    } finally {
+      setAgentUser(null, inside);
+    }
+    expect(existsSync(inside)).toBe(false);
+    expect(sh(checkout, "status", "--porcelain", "--ignored")).toBe("");
   });
 
   it("refuses a kept clone of another repository than REPO_URL, naming both", async () => {

@@ -32,10 +32,24 @@ export function layoutOf(root: string): Omit<WorkspaceLayout, "git"> {
 
 export class WorkspaceError extends Error {}
 
-/** The git work tree `dir` is in (its top level), if any. */
-async function enclosingWorkTree(dir: string): Promise<string | null> {
-  const result = await git(dir, ["rev-parse", "--show-toplevel"]);
-  return result.ok && result.stdout.trim() ? realpathSync(result.stdout.trim()) : null;
+/**
+ * The git work tree `dir` is, or would be, in (its top level), if any: the nearest
+ * folder from `dir` up, links resolved, that holds a `.git` (a folder, or the file a
+ * linked worktree or a submodule has). Read from the file system, not asked of git:
+ * git runs as AGENT_USER (git.ts) and refuses to look at a checkout another user owns
+ * ("dubious ownership"), which would read as no checkout at all. `dir` need not exist
+ * yet, so nothing is created before the check.
+ */
+function enclosingWorkTree(dir: string): string | null {
+  let existing = path.resolve(dir);
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  let current = realpathSync(existing);
+  for (;;) {
+    if (existsSync(path.join(current, ".git"))) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return null;
+    current = parent;
+  }
 }
 
 /** A repository address as git clone reads it: a URL or scp-like address as is, a path from `root`. */
@@ -53,10 +67,10 @@ function sameRepository(a: string, b: string, root: string): boolean {
  */
 export async function ensureWorkspace({ root, repoUrl, log }: { root: string; repoUrl: string; log: Logger }): Promise<WorkspaceLayout> {
   const layout = layoutOf(root);
-  await mkdir(layout.root, { recursive: true });
-  const enclosing = existsSync(path.join(layout.root, ".git")) ? layout.root : await enclosingWorkTree(layout.root).catch(() => null);
+  const enclosing = enclosingWorkTree(layout.root);
   if (enclosing) {
-    const where = enclosing === realpathSync(layout.root) ? "is itself a git checkout" : `is inside the git checkout ${enclosing}`;
+    const itself = existsSync(layout.root) && enclosing === realpathSync(layout.root);
+    const where = itself ? "is itself a git checkout" : `is inside the git checkout ${enclosing}`;
     throw new WorkspaceError(
       `WORKSPACE_DIR (${layout.root}) ${where}, so the agent's own files would show in the project's tree. The worker keeps the ` +
         `project's checkout in ${PROJECT_FOLDER}/ inside it and the agent's own files in ${HOME_FOLDER}/ beside it: point WORKSPACE_DIR ` +
