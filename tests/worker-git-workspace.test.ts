@@ -106,7 +106,7 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     // worker waits in its long poll: the agent must see the fix, not main as it was.
     const agent = await agentWithToken(target);
     const lister = path.join(root, "lister.sh");
-    writeFileSync(lister, '#!/bin/bash\ncat > /dev/null\nls > "seen-${SWARMDECK_TASK_ID}.txt"\necho listed\n', { mode: 0o755 });
+    writeFileSync(lister, `#!/bin/bash\ncat > /dev/null\nls > "seen-\${SWARMDECK_TASK_ID}.txt"\necho listed\n`, { mode: 0o755 });
     const run = spawnWorker({ ...coderEnv(agent.token), AGENT_COMMAND: lister, POLL_WAIT_MS: "20000" });
     const deadline = Date.now() + 30_000;
     while (!run.log().includes("registered as agent") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
