@@ -350,6 +350,11 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(task.output).toContain("# pnpm tip");
     expect(task.output).toContain("locked exit: 1");
     expect(task.output).toContain("usage exit: 2");
+    // The refusal reads as the app gave it: the status once, no request line of the worker's.
+    const refusal = (task.output as string).split("\n").find((line) => line.startsWith("swarm: 403 locked: "));
+    expect(refusal, task.output).toMatch(/^swarm: 403 locked: \S.*AGENT/);
+    expect(refusal).not.toContain("/api/worker/");
+    expect(refusal?.match(/403/g)).toHaveLength(1);
     expect(
       events.filter((event: { type: string }) => event.type === "progress").map((event: { message: string }) => event.message),
     ).toContain("reading the code base");

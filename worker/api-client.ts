@@ -28,13 +28,20 @@ import {
 import { type RegisterBody, registerResponseSchema, type SetupStatusBody, setupScriptResponseSchema } from "../lib/contracts/worker";
 
 export class WorkerApiError extends Error {
+  /**
+   * What the app (or the worker) said, without the request line and status the
+   * message starts with for the worker's log: what the agent is shown.
+   */
+  readonly appMessage: string;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    appMessage?: string,
   ) {
     super(message);
+    this.appMessage = appMessage ?? message;
   }
   /** Worth retrying later: the app is down, overloaded or restarting. */
   get transient(): boolean {
@@ -55,7 +62,8 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
         signal: AbortSignal.timeout(timeoutMs + extraTimeoutMs),
       });
     } catch (error) {
-      throw new WorkerApiError(0, "network", `${method} ${path}: ${(error as Error).message}`);
+      const why = (error as Error).message;
+      throw new WorkerApiError(0, "network", `${method} ${path}: ${why}`, undefined, `the app could not be reached: ${why}`);
     }
     const text = await response.text();
     let data: unknown = null;
@@ -68,11 +76,13 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
     }
     if (!response.ok) {
       const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+      const said = err?.message ?? String(text).slice(0, 200);
       throw new WorkerApiError(
         response.status,
         err?.code ?? "http_error",
-        `${method} ${path}: ${response.status} ${err?.message ?? String(text).slice(0, 200)}`,
+        `${method} ${path}: ${response.status} ${said}`,
         err?.details,
+        said,
       );
     }
     return { status: response.status, data };

@@ -96,7 +96,7 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
       }
       return [
         outcome.status && outcome.status >= 400 ? outcome.status : 502,
-        { error: { code: outcome.code ?? "not_sent", message: outcome.detail } },
+        { error: { code: outcome.code ?? "not_sent", message: outcome.said ?? outcome.detail } },
       ];
     }
     case "/proposals":
@@ -150,7 +150,7 @@ export async function startControlServer(ctx: Context): Promise<ControlServer> {
       send(res, status, body);
     } catch (error) {
       if (error instanceof WorkerApiError) {
-        return fail(res, error.status === 0 ? 502 : error.status, error.code, error.message, error.details);
+        return fail(res, error.status === 0 ? 502 : error.status, error.code, error.appMessage, error.details);
       }
       ctx.log.error(`control route failed: ${(error as Error).stack ?? error}`, ctx.taskId);
       fail(res, 500, "internal_error", "the worker could not handle this call");

@@ -166,10 +166,19 @@ describe("git workflow", () => {
     });
     expect(outcome.kind).toBe("failed");
     expect(outcome.kind === "failed" && outcome.reason).toMatch(
-      /verification failed after 2 fix attempt\(s\): \.\/verify\.sh failed:\n3 tests failed/,
+      /verification failed after 2 fix attempt\(s\): \.\/verify\.sh exited with 1:\n3 tests failed/,
     );
     expect(reruns).toBe(2);
     expect(sh(origin, "rev-parse", "main")).toBe(before);
+  });
+
+  it("says how a silent verify.sh failed: its exit code, and that it printed nothing", async () => {
+    const dir = clone("ada");
+    commitToMain(dir, "verify.sh", "#!/bin/bash\nexit 3\n");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
+    writeFileSync(path.join(dir, "feature.txt"), "x\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun });
+    expect(outcome.kind === "failed" && outcome.reason).toMatch(/\.\/verify\.sh exited with 3 \(no output\)$/);
   });
 
   it("refuses conflict markers left in changed files", async () => {

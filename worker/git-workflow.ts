@@ -71,7 +71,7 @@ async function changedFiles(dir: string): Promise<string[]> {
   return [...new Set(`${tracked.stdout}\n${untracked.stdout}`.split("\n").filter(Boolean))];
 }
 
-function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string }> {
+function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string; code: number | null }> {
   return new Promise((resolve) => {
     let output = "";
     // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token.
@@ -89,7 +89,7 @@ function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean;
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ ok: code === 0, output: code === null ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
+      resolve({ ok: code === 0, code, output: code === null ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
     });
   });
 }
@@ -107,7 +107,11 @@ export async function verifyWorkspace(dir: string, timeoutMs = 15 * 60_000): Pro
   if (marked.length) return { ok: false, errors: `merge conflict markers left in: ${marked.join(", ")}` };
   if (!existsSync(path.join(dir, "verify.sh"))) return { ok: true, errors: "" };
   const result = await runVerifyScript(dir, timeoutMs);
-  return result.ok ? { ok: true, errors: "" } : { ok: false, errors: `./verify.sh failed:\n${result.output.trim()}` };
+  if (result.ok) return { ok: true, errors: "" };
+  // The exit code always, and a word when the script said nothing: an empty reason tells the operator nothing.
+  const how = result.code === null ? "was stopped" : `exited with ${result.code}`;
+  const said = result.output.trim();
+  return { ok: false, errors: said ? `./verify.sh ${how}:\n${said}` : `./verify.sh ${how} (no output)` };
 }
 
 /** The gate: verify, and on failure let the agent fix it, up to `retries` times. */

@@ -19,7 +19,15 @@ import { watchFolder } from "./watch-tree";
 import { FILE_KINDS, MEMORY_DIR, type PreparedWorkspace, readHomeFile, readIfExists, writeOwnFile } from "./workspace";
 
 type FileState = { base: string | null; synced: string };
-type SendOutcome = SyncOutcome & { versionId?: string; proposalId?: string; status?: number; code?: string; base?: string | null };
+type SendOutcome = SyncOutcome & {
+  versionId?: string;
+  proposalId?: string;
+  status?: number;
+  code?: string;
+  base?: string | null;
+  /** A refusal in the app's own words, for the agent (`swarm identity`): the detail without the status the CLI prints anyway. */
+  said?: string;
+};
 export type SyncOutcome = { kind: IdentityKind; result: "applied" | "pending" | "refused" | "conflict_proposed" | "error"; detail: string };
 
 const MAX_MEMORY_FILE_BYTES = 256 * 1024;
@@ -324,7 +332,8 @@ export class WorkspaceSync {
         return record({
           kind,
           result: "refused",
-          detail: `refused (${error.status} ${error.code}): ${error.message}${keptAs(error)}`,
+          detail: `refused (${error.status} ${error.code}): ${error.appMessage}${keptAs(error)}`,
+          said: `${error.appMessage}${keptAs(error)}`,
           status: error.status,
           code: error.code,
         });
