@@ -59,6 +59,33 @@ describe("400: validation and malformed JSON", () => {
     expect(reply.body.error.details[0].path).toBe("limit");
   });
 
+  it("refuses control and text-direction characters in names and titles operators read, storing nothing", async () => {
+    // U+202E turns what follows around on screen: "h\u202Etxt.exe" reads as "hexe.txt".
+    const agent = await createAgent();
+    const worker = client(await createWorkerToken(agent.id));
+    const hidden = "build-host\u202Eevil";
+    const registered = await worker.post("/api/worker/register", { version: "1.0\u001b[31m", hostname: hidden, harness: "claude" });
+    expectError(registered, 400, "validation_failed");
+    expect(registered.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["hostname", "version"]);
+    expect(registered.body.error.details[0].message).toContain("control or text-direction characters");
+    expect((await admin().get(`/api/v1/agents/${agent.id}`)).body.agent.workerHostname).toBeNull();
+
+    const title = `Pay ${uniqueName()}\u2066 the invoice`;
+    expectError(await admin().post("/api/v1/tasks", { title }), 400, "validation_failed");
+    expectError(await worker.post("/api/worker/tasks", { title: "line one\nline two" }), 400, "validation_failed");
+    const tokenName = `ci ${uniqueName()}\u0007`;
+    expectError(await admin().post("/api/v1/tokens", { name: tokenName }), 400, "validation_failed");
+    expectError(await admin().post(`/api/v1/agents/${agent.id}/tokens`, { name: tokenName }), 400, "validation_failed");
+    const tasks = (await admin().get("/api/v1/tasks?limit=200")).body.tasks.map((task: { title: string }) => task.title);
+    expect(tasks).not.toContain(title);
+    const tokens = (await admin().get("/api/v1/tokens")).body.tokens.map((token: { name: string }) => token.name);
+    expect(tokens).not.toContain(tokenName);
+
+    // Right-to-left text itself is welcome; only the invisible controls are refused.
+    const arabic = await admin().post("/api/v1/tasks", { title: `راجع الفاتورة ${uniqueName()}` });
+    expect(arabic.status).toBe(201);
+  });
+
   it("refuses a too-short password and keeps no user", async () => {
     const email = `${uniqueName("short")}@test.local`;
     const reply = await admin().post("/api/v1/users", { email, role: "operator", password: "short" });

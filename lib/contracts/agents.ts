@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { agentNameSchema, agentRoleSchema, securityProfileSchema } from "./common";
+import { agentNameSchema, agentRoleSchema, oneLine, securityProfileSchema } from "./common";
 
 /** The longest display name an agent may have. */
 export const MAX_DISPLAY_NAME_CHARS = 80;
@@ -8,7 +8,7 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 
 const agentFieldsSchema = z.strictObject({
   name: agentNameSchema,
-  displayName: z.string().trim().max(MAX_DISPLAY_NAME_CHARS, `at most ${MAX_DISPLAY_NAME_CHARS} characters`).optional(),
+  displayName: oneLine(z.string().trim().max(MAX_DISPLAY_NAME_CHARS, `at most ${MAX_DISPLAY_NAME_CHARS} characters`)).optional(),
   description: z.string().max(MAX_DESCRIPTION_CHARS, `at most ${MAX_DESCRIPTION_CHARS} characters`).optional(),
   role: agentRoleSchema.optional(),
   securityProfile: securityProfileSchema.optional(),

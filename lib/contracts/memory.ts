@@ -1,5 +1,6 @@
 // Memory: the worker protocol's memory calls and the operator memory API.
 import { z } from "zod";
+import { oneLine } from "./common";
 
 export const MEMORY_SCOPES = ["agent", "swarm"] as const;
 export const memoryScopeSchema = z.enum(MEMORY_SCOPES);
@@ -24,7 +25,7 @@ export const learningCategorySchema = z.enum(LEARNING_CATEGORIES);
 export const MAX_MEMORY_CONTENT_CHARS = 256 * 1024;
 
 export const workerCreateMemoryBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: oneLine(z.string().trim().min(1).max(200)),
   content: z.string().min(1).max(MAX_MEMORY_CONTENT_CHARS),
   scope: memoryScopeSchema.default("agent"),
   source: memorySourceSchema.default("manual"),
@@ -80,7 +81,7 @@ export const listMemoriesQuerySchema = z.object({
 });
 
 const operatorMemorySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: oneLine(z.string().trim().min(1).max(200)),
   content: z.string().min(1).max(MAX_MEMORY_CONTENT_CHARS),
   scope: memoryScopeSchema.default("swarm"),
   source: memorySourceSchema.default("manual"),

@@ -1,12 +1,13 @@
 // Schedules: cron schedules that create tasks from a template (reference 001, P11).
 import { z } from "zod";
+import { oneLine } from "./common";
 import { taskDescriptionSchema, taskPrioritySchema, taskTagsSchema, taskTypeSchema } from "./tasks";
 
 export const SCHEDULE_TARGET_KINDS = ["agent", "leads", "all", "role", "tag", "pool"] as const;
 export const scheduleTargetKindSchema = z.enum(SCHEDULE_TARGET_KINDS);
 
 const fields = {
-  name: z.string().trim().min(1, "a name is required").max(120, "at most 120 characters"),
+  name: oneLine(z.string().trim().min(1, "a name is required").max(120, "at most 120 characters")),
   cron: z.string().trim().min(1, "a cron expression is required").max(120, "at most 120 characters"),
   timezone: z.string().trim().min(1, "a time zone is required, e.g. UTC or Europe/Berlin").max(64, "at most 64 characters").default("UTC"),
   enabled: z.boolean().default(false),

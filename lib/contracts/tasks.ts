@@ -1,5 +1,6 @@
 // Tasks: the operator API and the worker protocol's task calls (docs/architecture.md).
 import { z } from "zod";
+import { oneLine } from "./common";
 import { agentDecisionSchema } from "./identity";
 
 export const TASK_STATUSES = ["unassigned", "offered", "pending", "in_progress", "completed", "failed", "cancelled"] as const;
@@ -51,7 +52,7 @@ export const identityGrantSchema = z
 export const MAX_TASK_OUTPUT_CHARS = 256 * 1024;
 
 export const createTaskBodySchema = z.strictObject({
-  title: z.string().trim().min(1, "a title is required").max(MAX_TASK_TITLE_CHARS, `at most ${MAX_TASK_TITLE_CHARS} characters`),
+  title: oneLine(z.string().trim().min(1, "a title is required").max(MAX_TASK_TITLE_CHARS, `at most ${MAX_TASK_TITLE_CHARS} characters`)),
   description: taskDescriptionSchema.default(""),
   type: taskTypeSchema.default("task"),
   tags: taskTagsSchema.default([]),
@@ -220,7 +221,7 @@ export const releaseBodySchema = z.strictObject({ reason: z.string().trim().min(
  * assigns it.
  */
 export const workerCreateTaskBodySchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
+  title: oneLine(z.string().trim().min(1).max(200)),
   description: z
     .string()
     .max(64 * 1024)

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { oneLine } from "./common";
 
 export const createTokenBodySchema = z.strictObject({
-  name: z.string().trim().min(1, "a name is required").max(80),
+  name: oneLine(z.string().trim().min(1, "a name is required").max(80)),
 });
 
 export const tokenSchema = z.object({

@@ -1,6 +1,6 @@
 // Operator accounts (admin only): create, change role, disable, reset a password.
 import { z } from "zod";
-import { userRoleSchema } from "./common";
+import { oneLine, userRoleSchema } from "./common";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -8,7 +8,7 @@ const passwordSchema = z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSW
 
 export const createUserBodySchema = z.strictObject({
   email: z.string().trim().toLowerCase().email("not a valid email address").max(254),
-  name: z.string().trim().max(80).optional(),
+  name: oneLine(z.string().trim().max(80)).optional(),
   role: userRoleSchema,
   password: passwordSchema,
 });
@@ -16,7 +16,7 @@ export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
 export const updateUserBodySchema = z
   .strictObject({
-    name: z.string().trim().max(80).optional(),
+    name: oneLine(z.string().trim().max(80)).optional(),
     role: userRoleSchema.optional(),
     disabled: z.boolean().optional(),
     password: passwordSchema.optional(),

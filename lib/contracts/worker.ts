@@ -1,11 +1,11 @@
 // The worker protocol (docs/architecture.md, "Worker protocol"): a contract with every worker.
 import { z } from "zod";
-import { agentRoleSchema, securityProfileSchema } from "./common";
+import { agentRoleSchema, oneLine, securityProfileSchema } from "./common";
 
 export const registerBodySchema = z.strictObject({
-  version: z.string().trim().min(1).max(64),
-  hostname: z.string().trim().min(1).max(255),
-  harness: z.string().trim().min(1).max(64),
+  version: oneLine(z.string().trim().min(1).max(64)),
+  hostname: oneLine(z.string().trim().min(1).max(255)),
+  harness: oneLine(z.string().trim().min(1).max(64)),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
