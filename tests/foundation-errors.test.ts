@@ -53,6 +53,30 @@ describe("400: validation and malformed JSON", () => {
     expect(await agentNames()).not.toContain(name);
   });
 
+  it("refuses a body that is not UTF-8 instead of storing U+FFFD in place of what was sent", async () => {
+    const agent = await createAgent();
+    const token = await createWorkerToken(agent.id);
+    const name = uniqueName();
+    // "caf\xe9": Latin-1, not UTF-8. The worker's memory write is served by the fast path, an agent by Next.
+    const latin1 = (json: string) =>
+      Buffer.concat([Buffer.from(json.slice(0, json.indexOf("@"))), Buffer.from([0xe9]), Buffer.from(json.slice(json.indexOf("@") + 1))]);
+    const send = (path: string, bearer: string, json: string) =>
+      fetch(`${server().baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+        body: latin1(json),
+      });
+    for (const reply of [
+      await send("/api/worker/memories", token, JSON.stringify({ name: "menu", content: "caf@ au lait" })),
+      await send("/api/v1/agents", server().adminToken, JSON.stringify({ name, description: "caf@" })),
+    ]) {
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toMatchObject({ error: { code: "invalid_json", message: "The request body is not valid UTF-8" } });
+    }
+    expect(await agentNames()).not.toContain(name);
+    expect((await admin().get(`/api/v1/memories?agentId=${agent.id}`)).body.memories).toEqual([]);
+  });
+
   it("validates the query string too", async () => {
     const reply = await admin().get("/api/v1/audit?limit=0");
     expectError(reply, 400, "validation_failed");

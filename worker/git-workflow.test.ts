@@ -122,6 +122,8 @@ describe("git workflow", () => {
     expect(existsSync(path.join(dir, "half-done.txt"))).toBe(false);
     expect(readFileSync(path.join(dir, "app.txt"), "utf8")).toBe("line 1\nline 2\nline 3\n");
     expect(readFileSync(path.join(dir, "from-bob.txt"), "utf8")).toBe("bob was here\n");
+    // The abandoned task's branch is gone from the clone: only the current task's is left.
+    expect(sh(dir, "branch", "--list", "task-*")).toBe("* task-t2");
   });
 
   it("runs ./verify.sh and re-runs the agent with the errors until it passes", async () => {

@@ -60,6 +60,12 @@ export async function prepareTaskBranch({
   if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
   else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
   await gitOrThrow(dir, ["clean", "-fdq"]);
+  // Earlier tasks' branches that were never merged (a failure, a give-back): each task
+  // starts over from main, so they would only pile up in the clone.
+  const stale = (await git(dir, ["for-each-ref", "--format=%(refname:short)", `refs/heads/${taskBranch("")}*`])).stdout
+    .split("\n")
+    .filter(Boolean);
+  if (stale.length > 0) await gitOrThrow(dir, ["branch", "--quiet", "-D", ...stale]);
   const branch = taskBranch(taskId);
   await gitOrThrow(dir, ["checkout", "--quiet", "-B", branch]);
   return branch;

@@ -77,7 +77,7 @@ async function readBody(req: ApiRequest, limit: number): Promise<string> {
   const attached = attachedBody(req);
   if (attached) {
     if (attached.byteLength > limit) throw tooLarge(limit);
-    return Buffer.from(attached.buffer, attached.byteOffset, attached.byteLength).toString("utf8");
+    return utf8(attached);
   }
   if (!req.body) return "";
   const reader = req.body.getReader();
@@ -93,7 +93,18 @@ async function readBody(req: ApiRequest, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return utf8(Buffer.concat(chunks));
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** JSON is UTF-8 (RFC 8259): bytes that are not are refused, never stored as U+FFFD in place of what was sent. */
+function utf8(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8");
+  }
 }
 
 function tooLarge(limit: number) {
