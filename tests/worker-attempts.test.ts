@@ -44,6 +44,9 @@ describe("a task its agents keep giving back", { timeout: 120_000 }, () => {
     const taskId = await createTask(target, { title: "make verify pass" });
     const runs = [worker(ada.token, "ada"), worker(bob.token, "bob")];
     const { task, events } = await waitForTask(target, taskId, (t) => t.status === "failed", 90_000);
+    // The worker that gave the last attempt back says so once the app has answered: let it finish its lines.
+    const ended = () => runs.some((run) => run.log().includes(`task=${taskId} task failed`));
+    for (const deadline = Date.now() + 15_000; !ended() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
     for (const run of runs) run.child.kill("SIGTERM");
     const logs = runs.map((run) => run.log()).join("\n");
     for (const run of runs) expect(await run.exited, logs).toBe(0);
