@@ -131,6 +131,10 @@ describe("container files", () => {
       expect(app.environment.SWARMDECK_ENCRYPTION_KEY).toBe("${SWARMDECK_ENCRYPTION_KEY:-}");
       expect(app.depends_on.postgres.condition).toBe("service_healthy");
       expect(app.healthcheck.test.join(" ")).toContain("/api/health");
+      // Only the proxy reaches them, and it passes the client's address on: the README's
+      // "Behind a reverse proxy set SWARMDECK_TRUST_PROXY=1", or every sign-in counts as the proxy's.
+      expect(app.ports, name).toBeUndefined();
+      expect(app.environment.SWARMDECK_TRUST_PROXY, name).toBe("1");
     }
     expect(services["app-pg-1"].volumes).not.toEqual(services["app-pg-2"].volumes);
     expect(Object.keys(volumes)).toContain("postgres-data");
@@ -140,5 +144,6 @@ describe("container files", () => {
     expect(nginx).toContain("server app-pg-1:3000");
     expect(nginx).toContain("server app-pg-2:3000");
     expect(nginx).toMatch(/proxy_read_timeout \d+s/);
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
   });
 });
