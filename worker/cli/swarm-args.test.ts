@@ -19,6 +19,13 @@ describe("parseSwarmArgs", () => {
     expect(parseSwarmArgs(["identity", "proposals"])).toEqual({ command: "identity-proposals" });
   });
 
+  it("syncs with `swarm sync` (what Claude Code's hooks run) and refuses arguments it does not take", () => {
+    expect(parseSwarmArgs(["sync"])).toEqual({ command: "sync" });
+    expect(parseSwarmArgs(["hook", "Stop"])).toEqual({ command: "sync", hook: "Stop" });
+    expect(() => parseSwarmArgs(["sync", "garbage", "args"])).toThrow(UsageError);
+    expect(() => parseSwarmArgs(["hook", "Stop", "extra"])).toThrow(/unexpected argument\(s\): extra/);
+  });
+
   it("has no way for the agent to declare an explicit request", () => {
     expect(() => parseSwarmArgs(["identity", "write", "soul", "--file", "s.md", "--reason", "r", "--user-request"])).toThrow(
       /only an operator can make a change an explicit request/,

@@ -104,7 +104,14 @@ export function parseSwarmArgs(argv: string[]): SwarmCommand {
     if (rest.length) throw new UsageError("swarm mcp takes no arguments");
     return { command: "mcp" };
   }
-  if (group === "sync" || group === "hook") return { command: "sync", hook: rest[0] };
+  if (group === "sync") {
+    if (rest.length) throw new UsageError(`swarm sync takes no arguments, not ${rest.join(" ")}`);
+    return { command: "sync" };
+  }
+  if (group === "hook") {
+    if (rest.length > 1) throw new UsageError(`unexpected argument(s): ${rest.slice(1).join(" ")}`);
+    return { command: "sync", hook: rest[0] };
+  }
   if (group === "swarm") return parseSwarmView(rest);
   if (group === "learn") return parseLearn(rest);
   throw new UsageError(`unknown command ${JSON.stringify(group)}`);
