@@ -105,9 +105,10 @@ describe("400: validation and malformed JSON", () => {
     const tokens = (await admin().get("/api/v1/tokens")).body.tokens.map((token: { name: string }) => token.name);
     expect(tokens).not.toContain(tokenName);
 
-    // Right-to-left text itself is welcome; only the invisible controls are refused.
+    // Right-to-left text itself is welcome, and a pasted tab; only the invisible controls are refused.
     const arabic = await admin().post("/api/v1/tasks", { title: `راجع الفاتورة ${uniqueName()}` });
     expect(arabic.status).toBe(201);
+    expect((await admin().post("/api/v1/tasks", { title: `Review\tthe invoice ${uniqueName()}` })).status).toBe(201);
   });
 
   it("refuses a too-short password and keeps no user", async () => {

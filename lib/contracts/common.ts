@@ -59,12 +59,13 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /**
- * C0 and C1 control characters, and Unicode's text-direction embeddings, overrides
+ * C0 and C1 control characters but the tab (a pasted title may hold one; it shows as
+ * a space), and Unicode's text-direction embeddings, overrides
  * and isolates (U+202A-U+202E, U+2066-U+2069). In a name shown to operators they can
  * hide or reorder what it says ("h\u202Eexe.txt" reads as "htxt.exe").
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly what it finds
-const CONTROL_OR_DIRECTION = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL_OR_DIRECTION = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** A label or title: one line of text an operator reads as it is. */
 export function oneLine(schema: z.ZodString) {
