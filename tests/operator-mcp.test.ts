@@ -145,4 +145,21 @@ describe("the operators' MCP endpoint", () => {
     expect(notRpc.status).toBe(400);
     expect(notRpc.body.error.code).toBe("bad_request");
   });
+
+  it("holds requests to the API's 1 MiB body limit (README, Errors)", async () => {
+    const headers = { accept: "application/json, text/event-stream" };
+    const initialize = (padding: number) => ({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x".repeat(padding), version: "1" } },
+    });
+    const tooLarge = await admin().post("/api/mcp", initialize(1024 * 1024 + 1), { headers });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.code).toBe("payload_too_large");
+    // Just under the limit it is served as any other request.
+    const underLimit = await admin().post("/api/mcp", initialize(1000 * 1000), { headers });
+    expect(underLimit.status).toBe(200);
+    expect(underLimit.body.result.serverInfo.name).toBe("swarmdeck");
+  });
 });

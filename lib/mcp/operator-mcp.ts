@@ -11,6 +11,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { listAgents } from "@/lib/agents/agents";
+import { MAX_BODY_BYTES } from "@/lib/contracts/common";
 import { IDENTITY_KINDS, kindToSlug, listProposalsQuerySchema, proposalStatusSchema } from "@/lib/contracts/identity";
 import { operatorSearchBodySchema } from "@/lib/contracts/memory";
 import { listTasksQuerySchema, taskStatusSchema } from "@/lib/contracts/tasks";
@@ -175,7 +176,12 @@ const TRANSPORT_ERRORS: Record<number, ErrorCode> = {
  */
 export async function handleOperatorMcp(req: Request): Promise<Response> {
   const server = buildServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // The API's one body limit (1 MiB), not the SDK's default of 4 MiB: a read-only endpoint takes small requests.
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(req);
