@@ -41,6 +41,9 @@ const TASKS = Number(values.tasks);
 const WAIT_MS = Number(values.wait);
 const ROUNDS = Number(values.rounds);
 const STATEMENTS = values.statements === true;
+/** The dispatch target (README, "Dispatch"): at least this many cycles per s with a poll p99 under TARGET_P99_MS, in every round. */
+const TARGET_CYCLES_PER_S = 1500;
+const TARGET_P99_MS = 30;
 if (STATEMENTS && STORE !== "sqlite") throw new Error("--statements: SQLite only (PostgreSQL runs its statements in its own processes)");
 
 function percentile(sorted: number[], p: number): number {
@@ -185,6 +188,25 @@ function fetchCall(baseUrl: string): Call {
   };
 }
 
+/** One line: in how many rounds the target was met, which fell short and by what, and whether the client alone could reach it here. */
+function verdict(rounds: Array<{ round: number; perSecond: number; p99: number }>, ceilingPerSecond: number | undefined): string {
+  const short = rounds.filter(({ perSecond, p99 }) => !(perSecond >= TARGET_CYCLES_PER_S && p99 < TARGET_P99_MS));
+  const shortfalls = short.map(({ round, perSecond, p99 }) =>
+    [
+      `round ${round}:`,
+      ...(perSecond < TARGET_CYCLES_PER_S ? [`${perSecond.toFixed(0)} cycles/s`] : []),
+      ...(p99 < TARGET_P99_MS ? [] : [`p99 ${p99.toFixed(1)} ms`]),
+    ].join(" "),
+  );
+  const client =
+    ceilingPerSecond === undefined
+      ? ""
+      : ceilingPerSecond < TARGET_CYCLES_PER_S
+        ? `; the client alone reached ${ceilingPerSecond.toFixed(0)} cycles/s, under ${TARGET_CYCLES_PER_S}: this machine cannot show the target with this client, whatever the server spends`
+        : `; the client alone reached ${ceilingPerSecond.toFixed(0)} cycles/s`;
+  return `target (at least ${TARGET_CYCLES_PER_S} cycles/s and a poll p99 under ${TARGET_P99_MS} ms in every round): met in ${rounds.length - short.length} of ${rounds.length} rounds${shortfalls.length > 0 ? ` (short: ${shortfalls.join("; ")})` : ""}${client}`;
+}
+
 async function main() {
   const clients = values.client === "both" ? ["keep-alive", "fetch"] : [values.client ?? "keep-alive"];
   for (const name of clients) {
@@ -257,6 +279,8 @@ async function run(clientName: "keep-alive" | "fetch") {
       );
     }
 
+    // Each reported round against the target, for the verdict at the end.
+    const reported: Array<{ round: number; perSecond: number; p99: number }> = [];
     // What a claim and a complete answered (for the client's own ceiling, below).
     let answered: { poll: string; complete: string } | undefined;
 
@@ -343,6 +367,7 @@ async function run(clientName: "keep-alive" | "fetch") {
         console.log(`warm-up: ${TASKS} claim+complete cycles (not reported)`);
         continue;
       }
+      reported.push({ round, perSecond: cycles / seconds, p99: percentile(polls, 99) });
       console.log(
         [
           `round ${round}: ${WORKERS} workers drained ${TASKS} pool tasks in ${seconds.toFixed(2)} s (created in ${(createMs / 1000).toFixed(2)} s)`,
@@ -358,6 +383,7 @@ async function run(clientName: "keep-alive" | "fetch") {
         ].join("\n"),
       );
     }
+    let ceilingPerSecond: number | undefined;
     if (answered) {
       // The same loops, client and answers against a server that does no work: what this client can drive from here at most.
       const replies = { GET: { status: 200, body: answered.poll }, POST: { status: 200, body: answered.complete } };
@@ -394,7 +420,9 @@ async function run(clientName: "keep-alive" | "fetch") {
           `  bench client GC there: ${describePauses(standInPaused)}; the polls less the time these paused them: p50 ${percentile(standInUnpaused, 50).toFixed(1)} ms  p99 ${percentile(standInUnpaused, 99).toFixed(1)} ms`,
         ].join("\n"),
       );
+      ceilingPerSecond = perSecond;
     }
+    console.log(verdict(reported, ceilingPerSecond));
   } finally {
     pauses.stop();
     for (const client of clients) client.close();
