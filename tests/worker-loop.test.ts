@@ -234,6 +234,27 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(await proposals(agent.id)).toEqual([]);
   });
 
+  it("does not run a paranoid agent's own lines in its start-up file: only the block between the markers is its setup script", async () => {
+    // DESIGN.md: on paranoid the agent changes none of the files that steer it (the setup script included) without a grant.
+    const agent = await agentWithToken(target, { securityProfile: "paranoid" });
+    await saveIdentity(agent.id, "setup-script", AGENT_SCRIPT);
+    const setupVersions = await versions(agent.id, "setup-script");
+    const ws = workspace();
+    const taskId = await createTask(target, { title: "leave a line behind", agentId: agent.id });
+    const edit = `cat >/dev/null; echo 'echo "a line the agent left ran" >> setup-runs.log' >> "$SWARMDECK_HOME/start-up.sh"; echo ok`;
+    const first = worker(agent.token, ws.dir, { AGENT_COMMAND: edit });
+    expect(await first.exited, first.log()).toBe(0);
+    expect((await getTask(target, taskId)).task.status, first.log()).toBe("completed");
+
+    // The next start runs the setup script again: the app's script, nothing the agent left.
+    const second = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await second.exited, second.log()).toBe(0);
+    expect(readFileSync(ws.project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n".repeat(2));
+    expect(await versions(agent.id, "setup-script")).toEqual(setupVersions);
+    expect(readFileSync(ws.home("start-up.sh"), "utf8")).not.toContain("a line the agent left");
+    expect(first.log()).toContain(`task=${taskId} start-up.sh: put back as the worker wrote it`);
+  });
+
   it("claims no task when the setup script fails (strict by default) and reports the failure with its output", async () => {
     const agent = await agentWithToken(target);
     await saveIdentity(agent.id, "setup-script", "echo 'apt-get: unable to locate package nope' >&2\nexit 7");

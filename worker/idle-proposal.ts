@@ -9,6 +9,7 @@ import { type AgentCommand, startAgent } from "./agent-runner";
 import type { ApiClient } from "./api-client";
 import type { WorkerConfig } from "./config";
 import type { Logger } from "./log";
+import { putBackStartupFiles, snapshotStartupFiles } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
 
 export const IDLE_PROMPT = `You have no task right now. Review the project in your working directory and
@@ -72,6 +73,7 @@ export async function proposeImprovement({
           ],
         }
       : { shell: config.agentCommand };
+  const startupFiles = await snapshotStartupFiles(layout.home);
   const running = startAgent({
     command,
     cwd: layout.project,
@@ -98,6 +100,7 @@ export async function proposeImprovement({
   } finally {
     clearTimeout(timer);
     shutdown?.removeEventListener("abort", onShutdown);
+    await putBackStartupFiles(layout.home, startupFiles, log);
   }
   if (result.stopped) {
     log.warn(`idle: no proposal (${timedOut ? "timed out" : "stopped"})`);

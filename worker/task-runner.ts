@@ -25,7 +25,7 @@ import { type Logger, tail } from "./log";
 import { type ReflectionOutcome, reflectionCommand, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
 import { sessionTranscript } from "./session-transcript";
 import { WorkspaceSync } from "./sync";
-import { prepareWorkspace } from "./workspace";
+import { prepareWorkspace, putBackStartupFiles, type StartupSnapshot, snapshotStartupFiles } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
 
 /**
@@ -124,6 +124,8 @@ export async function runTask({
   });
   let control: Awaited<ReturnType<typeof startControlServer>> | null = null;
   let sync: WorkspaceSync | null = null;
+  /** The start-up files as prepared for the task: the agent's runs do not leave theirs behind (worker/workspace.ts). */
+  let startupFiles: StartupSnapshot | null = null;
 
   /**
    * Finishing calls. A 409 means someone else finished or took it (cancelled, requeued),
@@ -135,6 +137,7 @@ export async function runTask({
   const finish = async (end: TaskEnd, call: () => Promise<void>): Promise<TaskEnd> => {
     // What the last sync could not send is kept first: a worker stopped while it retries loses nothing.
     await sync?.keepUnsent().catch((error: Error) => log.warn(`could not keep the unsent edits: ${error.message}`, taskId));
+    if (startupFiles) await putBackStartupFiles(layout.home, startupFiles, log, taskId);
     const deadline = Date.now() + config.reportRetryMs;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -213,6 +216,7 @@ export async function runTask({
       log.info(`git: on ${branch} from the latest ${config.mainBranch}`, taskId);
     }
     const prepared = await prepareWorkspace({ homeDir: layout.home, taskDir, bundle });
+    startupFiles = await snapshotStartupFiles(layout.home, { name: prepared.startupFile, global: prepared.setupScript.global });
     const limit = taskTimeLimit(bundle, config.maxTaskMinutes);
     activity = new ActivityWatch({
       timeLimitMinutes: limit.minutes,

@@ -10,8 +10,9 @@ import path from "node:path";
 import { IDENTITY_FILE_NAMES, IDENTITY_KINDS, type IdentityKind, identityKindSchema } from "../lib/contracts/identity";
 import type { Bundle } from "../lib/contracts/tasks";
 import { composeSetupScript, extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/compose";
-import { pickStartupFile, type StartupFileName } from "../lib/setup-script/startup-file";
+import { pickStartupFile, STARTUP_FILE_NAMES, type StartupFileName } from "../lib/setup-script/startup-file";
 import { currentAgentUser } from "./agent-user";
+import type { Logger } from "./log";
 
 /** Identity kinds that are plain files (the setup script goes into the start-up file instead). */
 /** The folder in the home whose files become the agent's memories (memory/shared/: the swarm's), worker/sync.ts. */
@@ -209,4 +210,60 @@ export async function writeStartupFile(
   const content = existing === null ? composeSetupScript(scripts) : prependSetupBlock(existing, scripts);
   await writeOwnFile(startupPath, content, 0o755);
   return { name: startup.name, content };
+}
+
+/** The home's start-up files as the worker left them (null: nothing readable at the name). */
+export type StartupSnapshot = {
+  files: Map<StartupFileName, string | null>;
+  /** The task's start-up file, whose block the agent may change (its sync decides on that): the block is not put back. */
+  block?: { name: StartupFileName; global: string };
+};
+
+export async function snapshotStartupFiles(homeDir: string, block?: StartupSnapshot["block"]): Promise<StartupSnapshot> {
+  const files: StartupSnapshot["files"] = new Map();
+  for (const name of STARTUP_FILE_NAMES) files.set(name, await readIfExists(path.join(homeDir, name)));
+  return { files, ...(block ? { block } : {}) };
+}
+
+/**
+ * Puts the home's start-up files back as the snapshot has them, outside the task's
+ * setup block; answers the names it changed. Only the block between the markers is
+ * the agent's setup script, synced through its profile (lib/identity/rules.ts); the
+ * rest of the file is the operator's, and the worker runs all of it
+ * (worker/setup-guard.ts). Kept, an agent's line after the end marker, or a start-up
+ * file of its own earlier in the lookup order, would run at every later setup run,
+ * on any profile, unseen by operators. Never through a symlink: writeOwnFile
+ * replaces one, rm removes the link itself.
+ */
+export async function restoreStartupFiles(homeDir: string, snapshot: StartupSnapshot): Promise<StartupFileName[]> {
+  const changed: StartupFileName[] = [];
+  for (const [name, before] of snapshot.files) {
+    const file = path.join(homeDir, name);
+    const now = await readIfExists(file);
+    if (before !== null) {
+      const keep = snapshot.block?.name === name && now !== null ? snapshot.block : null;
+      const wanted = keep ? prependSetupBlock(before, { global: keep.global, agent: extractAgentSetupScript(now!, keep.global) }) : before;
+      if (now === wanted) continue;
+      await writeOwnFile(file, wanted, 0o755);
+      changed.push(name);
+    } else if (await lstat(file).catch(() => null)) {
+      await rm(file, { recursive: true, force: true });
+      changed.push(name);
+    }
+  }
+  return changed;
+}
+
+/** After the agent's runs: its changes to the start-up files outside the setup block are undone, and said so. */
+export async function putBackStartupFiles(homeDir: string, snapshot: StartupSnapshot, log: Logger, taskId?: string): Promise<void> {
+  try {
+    const changed = await restoreStartupFiles(homeDir, snapshot);
+    if (changed.length)
+      log.warn(
+        `${changed.join(", ")}: put back as the worker wrote ${changed.length === 1 ? "it" : "them"} (only the part between the setup markers is the agent's, and it goes through identity sync)`,
+        taskId,
+      );
+  } catch (error) {
+    log.warn(`could not put back the start-up file: ${(error as Error).message}`, taskId);
+  }
 }
