@@ -419,6 +419,37 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(await proposals(agent.id)).toEqual([]);
   });
 
+  it("sends no identity file, memory or `swarm` input that is not UTF-8 text, and says so (the bytes would become U+FFFD)", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "power" });
+    const soulBefore = await identity(target, agent.id, "soul");
+    const ws = workspace();
+    const taskId = await createTask(target, { title: "latin-1", agentId: agent.id });
+    const script = [
+      "cat >/dev/null",
+      `printf '# Soul\\ncaf\\351\\n' > "$SWARMDECK_HOME/SOUL.md"`,
+      `printf 'na\\357ve\\n' > "$SWARMDECK_HOME/memory/latin1.md"`,
+      "printf 'caf\\351\\n' > /tmp/latin1-$$.md",
+      "swarm identity write tools --file /tmp/latin1-$$.md --reason 'latin-1' 2>&1; echo \"write exit $?\"",
+      'swarm memory store --name latin1 --file /tmp/latin1-$$.md; echo "store exit $?"',
+      "rm -f /tmp/latin1-$$.md",
+    ].join("\n");
+    const run = worker(agent.token, ws.dir, { AGENT_COMMAND: script });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toMatch(/latin1-\d+\.md is not UTF-8 text: nothing was sent[\s\S]*write exit 2/);
+    expect(task.output).toMatch(/store exit 2/);
+    expect(run.log()).toContain(`task=${taskId} sync SOUL.md is not UTF-8 text: not sent`);
+    expect(run.log()).toContain(`task=${taskId} sync latin1.md is not UTF-8 text: not sent`);
+    // Nothing reached the app: no version, no proposal, no memory of the file.
+    expect((await identity(target, agent.id, "soul")).content).toBe(soulBefore.content);
+    expect(await agentVersions(agent.id, "soul")).toEqual([]);
+    expect(await agentVersions(agent.id, "tools")).toEqual([]);
+    expect(await proposals(agent.id)).toEqual([]);
+    expect((await memories(agent.id, "file_index")).map((memory) => memory.name)).toEqual([]);
+    expect((await memories(agent.id, "manual")).map((memory) => memory.name)).not.toContain("latin1");
+  });
+
   it("runs Claude Code in print mode with the system prompt, limits and hooks that sync", async () => {
     const agent = await agentWithToken(target);
     await saveIdentity(agent.id, "agent", `You are ${agent.name}.\n\nWork only on the task you were given.\n`);

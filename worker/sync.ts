@@ -16,7 +16,16 @@ import { extractAgentSetupScript, prependSetupBlock } from "../lib/setup-script/
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { Logger } from "./log";
 import { watchFolder } from "./watch-tree";
-import { FILE_KINDS, MEMORY_DIR, type PreparedWorkspace, readHomeFile, readIfExists, writeOwnFile } from "./workspace";
+import {
+  FILE_KINDS,
+  MEMORY_DIR,
+  NotUtf8Error,
+  type PreparedWorkspace,
+  readHomeFile,
+  readIfExists,
+  type TextReadOptions,
+  writeOwnFile,
+} from "./workspace";
 
 type FileState = { base: string | null; synced: string };
 type SendOutcome = SyncOutcome & {
@@ -265,12 +274,27 @@ export class WorkspaceSync {
     const { homeDir, prepared } = this.options;
     const contents = new Map<IdentityKind, string>();
     for (const kind of FILE_KINDS) {
-      const content = await readIfExists(path.join(homeDir, IDENTITY_FILE_NAMES[kind]));
+      const content = await this.readText(path.join(homeDir, IDENTITY_FILE_NAMES[kind]), readIfExists);
       if (content !== null) contents.set(kind, content);
     }
-    const startup = await readIfExists(path.join(homeDir, prepared.startupFile));
+    const startup = await this.readText(path.join(homeDir, prepared.startupFile), readIfExists);
     if (startup !== null) contents.set("SETUP_SCRIPT", extractAgentSetupScript(startup, prepared.setupScript.global));
     return contents;
+  }
+
+  /** Files that are not UTF-8 text are not sent (decoded, their bytes would become U+FFFD); said once until they change. */
+  private readonly notUtf8 = new Set<string>();
+  private async readText(file: string, read: (file: string, options: TextReadOptions) => Promise<string | null>) {
+    try {
+      const text = await read(file, { utf8Only: true });
+      this.notUtf8.delete(file);
+      return text;
+    } catch (error) {
+      if (!(error instanceof NotUtf8Error)) throw error;
+      if (!this.notUtf8.has(file)) this.options.log.warn(`sync ${error.message}`, this.options.taskId);
+      this.notUtf8.add(file);
+      return null;
+    }
   }
 
   private async syncOnce(why: string): Promise<void> {
@@ -417,7 +441,9 @@ export class WorkspaceSync {
     for (const file of await this.memoryFiles()) {
       // Only what lies in the home when it is read (a folder swapped for a symlink is not followed out);
       // gone (the agent may remove it at any moment), too large or not a plain file: skipped.
-      const content = await readHomeFile(homeDir, path.join(homeDir, file), MAX_MEMORY_FILE_BYTES).catch(() => null);
+      const content = await this.readText(path.join(homeDir, file), (name, options) =>
+        readHomeFile(homeDir, name, MAX_MEMORY_FILE_BYTES, options),
+      ).catch(() => null);
       if (!content?.trim() || this.memoryHashes.get(file) === hash(content)) continue;
       const scope = file.startsWith(`${MEMORY_DIR}/shared/`) ? "swarm" : "agent";
       try {

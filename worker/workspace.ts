@@ -3,6 +3,8 @@
 // script in the start-up file, the prompts in the task's temporary folder. File
 // names come from the contract's table, never from the request, so nothing the
 // app sends can point outside the home folder.
+
+import { isUtf8 } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, writeFile } from "node:fs/promises";
@@ -46,15 +48,29 @@ async function openNoFollow(file: string): Promise<FileHandle | null> {
  * symlink (to /proc/<worker>/environ, say): the worker never follows one, and reads
  * regular files only.
  */
-export async function readIfExists(file: string): Promise<string | null> {
+export async function readIfExists(file: string, options: TextReadOptions = {}): Promise<string | null> {
   const handle = await openNoFollow(file);
   if (!handle) return null;
   try {
     if (!(await handle.stat()).isFile()) return null;
-    return await handle.readFile("utf8");
+    return decodeText(await handle.readFile(), file, options);
   } finally {
     await handle.close();
   }
+}
+
+/** `utf8Only`: bytes that are not UTF-8 throw NotUtf8Error instead of becoming U+FFFD (what the agent sends is its text, as written). */
+export type TextReadOptions = { utf8Only?: boolean };
+
+export class NotUtf8Error extends Error {
+  constructor(file: string) {
+    super(`${path.basename(file)} is not UTF-8 text: not sent (save it as UTF-8)`);
+  }
+}
+
+function decodeText(bytes: Buffer, file: string, { utf8Only = false }: TextReadOptions): string {
+  if (utf8Only && !isUtf8(bytes)) throw new NotUtf8Error(file);
+  return bytes.toString("utf8");
 }
 
 /**
@@ -67,7 +83,7 @@ export async function readIfExists(file: string): Promise<string | null> {
  * at its own name), and the open file's real location (/proc/self/fd on Linux;
  * elsewhere the path's real location) must be inside the home's.
  */
-export async function readHomeFile(homeDir: string, file: string, maxBytes: number): Promise<string | null> {
+export async function readHomeFile(homeDir: string, file: string, maxBytes: number, options: TextReadOptions = {}): Promise<string | null> {
   const home = `${await realpath(homeDir)}${path.sep}`;
   const handle = await openNoFollow(file);
   if (!handle) return null;
@@ -79,7 +95,7 @@ export async function readHomeFile(homeDir: string, file: string, maxBytes: numb
     // Read at most one byte past the limit: a file that grew since the stat is refused, not read whole.
     const buffer = Buffer.alloc(maxBytes + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return bytesRead > maxBytes ? null : buffer.subarray(0, bytesRead).toString("utf8");
+    return bytesRead > maxBytes ? null : decodeText(buffer.subarray(0, bytesRead), file, options);
   } finally {
     await handle.close();
   }

@@ -1,6 +1,7 @@
 // `swarm`: the agent's own way to the app, on its PATH during a task. It talks to
 // the worker's local control server (SWARMDECK_CONTROL_URL + a per-task secret),
 // which adds the worker's credentials; the agent never holds the worker token.
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import type { AgentDecision } from "../../lib/contracts/identity";
 import { controlCall } from "./control-call";
@@ -22,11 +23,15 @@ type Answer = { status: number; body: Body | null };
 const call = (path: string, body: unknown) => controlCall(path, body) as Promise<Answer>;
 
 async function readInput(file: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(file === "-" ? "/dev/stdin" : file, "utf8");
+    bytes = await readFile(file === "-" ? "/dev/stdin" : file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  // Decoded leniently, bytes that are not UTF-8 would reach the app as U+FFFD: not the text the agent wrote.
+  if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text: nothing was sent (save it as UTF-8)`);
+  return bytes.toString("utf8");
 }
 
 async function run(cmd: SwarmCommand): Promise<Answer | null> {

@@ -1,16 +1,21 @@
 // `swarm tool ...`: each command is one control-server call (the same route
 // `swarm mcp` uses), and its answer printed for a person or an agent to read.
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { type ControlAnswer, type ControlBody, controlCall } from "./control-call";
 import { UsageError } from "./swarm-flags";
 import type { ToolCommand } from "./tool-args";
 
 async function readSource(file: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(file === "-" ? "/dev/stdin" : file, "utf8");
+    bytes = await readFile(file === "-" ? "/dev/stdin" : file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  // Decoded leniently, bytes that are not UTF-8 would reach the app as U+FFFD: not the text the agent wrote.
+  if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text: nothing was sent (save it as UTF-8)`);
+  return bytes.toString("utf8");
 }
 
 export async function runToolCommand(cmd: ToolCommand): Promise<ControlAnswer> {
