@@ -119,4 +119,38 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect((await getTask(target, task)).task.status, run.log()).toBe("completed");
     expect(originFile(`seen-${task}.txt`).split("\n"), run.log()).toContain("fix-from-bob.txt");
   });
+  it("merges into the project's repository even when the agent points the checkout's origin elsewhere", async () => {
+    // worker/README.md: one repository's tasks never land in another; "merged into main" must be the project's main.
+    const decoy = path.join(root, "decoy.git");
+    sh(root, "clone", "--quiet", "--bare", origin, decoy);
+    const agent = await agentWithToken(target);
+    const env = coderEnv(agent.token);
+    const pushElsewhere = await createTask(target, { title: "push elsewhere", agentId: agent.id });
+    const fetchElsewhere = await createTask(target, { title: "fetch elsewhere", agentId: agent.id });
+    const run = spawnWorker(
+      {
+        ...env,
+        AGENT_COMMAND: [
+          "cat >/dev/null",
+          `if [ "$SWARMDECK_TASK_ID" = "${pushElsewhere}" ]; then git config remote.origin.pushurl '${decoy}'; else git remote set-url origin '${decoy}'; fi`,
+          'echo "line from $SWARMDECK_TASK_ID" > "change-$SWARMDECK_TASK_ID.txt"',
+        ].join("\n"),
+      },
+      [],
+    );
+    try {
+      await run.waitFor(new RegExp(`task=${fetchElsewhere} .*task completed`), 60_000);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+    for (const taskId of [pushElsewhere, fetchElsewhere]) {
+      const { task } = await getTask(target, taskId);
+      expect(task.status, run.log()).toBe("completed");
+      expect(task.output).toMatch(new RegExp(`merged task-${regExpText(taskId)} into main`));
+      expect(originFile(`change-${taskId}.txt`)).toBe(`line from ${taskId}`);
+      expect(run.log()).toMatch(new RegExp(`task=${regExpText(taskId)} git: origin had been changed in the checkout`));
+    }
+    expect(sh(decoy, "log", "--format=%s", "main")).toBe("initial");
+  });
 });

@@ -23,6 +23,8 @@ export type GitOutcome =
     }
   | { kind: "no_changes"; branch: string }
   | { kind: "failed"; branch: string; reason: string };
+/** The remote's addresses from the worker's start (worker/workspace-layout.ts), kept by pinRemote; `onRepinned` hears what the agent had left. */
+export type RemotePin = { pinned?: RemoteUrls; onRepinned?: (was: string) => void };
 /** Runs the agent once more with this prompt (fix the verification errors, resolve a conflict). */
 export type AgentRerun = (prompt: string, purpose: string) => Promise<{ ok: boolean; output: string }>;
 
@@ -32,6 +34,38 @@ const CONFLICT_MARKER = /^(<{7} |>{7} |={7}$)/m;
 export async function isGitWorkspace(dir: string): Promise<boolean> {
   const result = await git(dir, ["rev-parse", "--show-toplevel"]);
   return result.ok && realpathSync(result.stdout.trim()) === realpathSync(dir);
+}
+
+/** A remote's addresses as git resolves them (url, pushurl and insteadOf rules applied). */
+export type RemoteUrls = { fetch: string; push: string };
+
+export async function remoteUrls(dir: string, remote: string): Promise<RemoteUrls | null> {
+  const fetched = await git(dir, ["remote", "get-url", remote]);
+  const pushed = await git(dir, ["remote", "get-url", "--push", remote]);
+  return fetched.ok && pushed.ok ? { fetch: fetched.stdout.trim(), push: pushed.stdout.trim() } : null;
+}
+
+/**
+ * Puts the remote back to the addresses it had when the worker started. The agent can
+ * rewrite the checkout's .git/config (a pushurl, another url), and the worker would
+ * then fetch main from, or merge the task into, another repository while it reported
+ * the task merged into the project's main. Answers what the agent had left (null: the
+ * remote was as pinned); throws when the addresses cannot be put back (an insteadOf
+ * rule or an include the worker does not remove).
+ */
+export async function pinRemote(dir: string, remote: string, pinned: RemoteUrls): Promise<string | null> {
+  const found = await remoteUrls(dir, remote);
+  if (found && found.fetch === pinned.fetch && found.push === pinned.push) return null;
+  if (!found) await git(dir, ["remote", "add", remote, pinned.fetch]);
+  await git(dir, ["config", "--local", "--unset-all", `remote.${remote}.pushurl`]);
+  await gitOrThrow(dir, ["remote", "set-url", remote, pinned.fetch]);
+  if (pinned.push !== pinned.fetch) await gitOrThrow(dir, ["remote", "set-url", "--push", remote, pinned.push]);
+  const now = await remoteUrls(dir, remote);
+  if (!now || now.fetch !== pinned.fetch || now.push !== pinned.push)
+    throw new Error(
+      `the checkout's ${remote} no longer resolves to ${pinned.fetch} (fetch ${now?.fetch ?? "-"}, push ${now?.push ?? "-"}: its .git/config was changed); not fetching or pushing there`,
+    );
+  return found ? `fetch ${found.fetch}, push ${found.push}` : "removed";
 }
 
 export function taskBranch(taskId: string): string {
@@ -52,11 +86,16 @@ export async function prepareTaskBranch({
   main,
   taskId,
   fetched = false,
+  pinned,
+  onRepinned,
 }: GitSettings & {
   taskId: string /** The remote was fetched a moment ago (the claim's check): no second fetch. */;
   fetched?: boolean;
-}): Promise<string> {
-  if (!fetched) await gitOrThrow(dir, ["fetch", "--quiet", remote]);
+} & RemotePin): Promise<string> {
+  const repinned = pinned ? await pinRemote(dir, remote, pinned) : null;
+  if (repinned) onRepinned?.(repinned);
+  // A fetch made through addresses the agent had changed is not the project's main.
+  if (!fetched || repinned) await gitOrThrow(dir, ["fetch", "--quiet", remote]);
   if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
   else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
   await gitOrThrow(dir, ["clean", "-fdq"]);
@@ -177,14 +216,17 @@ export async function finishTaskBranch({
   verifyRetries,
   rerun,
   stopped = () => false,
-}: GitSettings & {
-  branch: string;
-  message: string;
-  verifyRetries: number;
-  rerun: AgentRerun;
-  /** True once the task must not land any more (cancelled, taken back, worker stopping). */
-  stopped?: () => boolean;
-}): Promise<GitOutcome> {
+  pinned,
+  onRepinned,
+}: GitSettings &
+  RemotePin & {
+    branch: string;
+    message: string;
+    verifyRetries: number;
+    rerun: AgentRerun;
+    /** True once the task must not land any more (cancelled, taken back, worker stopping). */
+    stopped?: () => boolean;
+  }): Promise<GitOutcome> {
   const gate = await verificationGate({ dir, retries: verifyRetries, rerun });
   if (!gate.ok)
     return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
@@ -203,6 +245,12 @@ export async function finishTaskBranch({
 
   let lastError = "";
   for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
+    if (pinned) {
+      // The agent ran (and may have run again for the gate or a conflict): the remote must still be the project's.
+      const repinned = await pinRemote(dir, remote, pinned).catch((error: Error) => error);
+      if (repinned instanceof Error) return { kind: "failed", branch, reason: repinned.message };
+      if (repinned) onRepinned?.(repinned);
+    }
     await git(dir, ["fetch", "--quiet", remote]);
     const behind =
       (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;

@@ -194,6 +194,11 @@ export async function runTask({
       taskId,
     );
     const gitMode = layout.git;
+    const remotePin = {
+      pinned: layout.remoteUrls,
+      onRepinned: (was: string) =>
+        log.warn(`git: ${config.remote} had been changed in the checkout (${was}): put back to ${layout.remoteUrls?.fetch}`, taskId),
+    };
     let branch: string | null = null;
     if (gitMode) {
       await ensureGitIdentity(dir, agentName);
@@ -205,6 +210,7 @@ export async function runTask({
           taskId,
           // Fetched just before a claim answered at once: one fetch per task, not two.
           fetched: claimedAt - fetchedAt < FRESH_FETCH_MS,
+          ...remotePin,
         });
       } catch (error) {
         // The repository, not the task: no reflection, no failure; the loop waits until a fetch works again.
@@ -443,6 +449,7 @@ export async function runTask({
         branch,
         message: `${branch}: ${task.title}`,
         verifyRetries: config.verifyRetries,
+        ...remotePin,
         stopped: () => stop !== null || Boolean(activity?.limitHit),
         rerun: async (prompt, purpose) => {
           const rerun = await runAgent(prompt, purpose);

@@ -55,7 +55,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       `the agent runs as the worker's own user (uid ${process.getuid?.()}): it could read the worker's token from /proc. Run the worker as root with AGENT_USER (worker/README.md)`,
     );
   try {
-    layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, log });
+    layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, remote: config.remote, log });
   } catch (error) {
     if (!(error instanceof WorkspaceError)) throw error;
     log.error(error.message);

@@ -90,4 +90,15 @@ describe("ensureWorkspace", () => {
     // The same repository written another way (a trailing slash) is the same repository.
     expect((await ensureWorkspace({ root: ws, repoUrl: `${first}/`, log })).git).toBe(true);
   });
+
+  it("refuses a kept clone that pushes to another repository (a pushurl left in its .git/config), naming both", async () => {
+    const shop = repository("shop");
+    const decoy = repository("decoy");
+    const ws = path.join(root, "ws");
+    await ensureWorkspace({ root: ws, repoUrl: shop, log });
+    sh(path.join(ws, "project"), "config", "remote.origin.pushurl", decoy);
+    await expect(ensureWorkspace({ root: ws, repoUrl: shop, log })).rejects.toThrow(
+      `${path.join(ws, "project")} pushes to ${decoy}, but REPO_URL is ${shop}`,
+    );
+  });
 });

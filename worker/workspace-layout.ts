@@ -8,7 +8,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
 import { git } from "./git";
-import { isGitWorkspace } from "./git-workflow";
+import { isGitWorkspace, type RemoteUrls, remoteUrls } from "./git-workflow";
 import type { Logger } from "./log";
 
 export type WorkspaceLayout = {
@@ -20,6 +20,8 @@ export type WorkspaceLayout = {
   project: string;
   /** True when project/ is a git checkout (the git workflow runs). */
   git: boolean;
+  /** The remote's addresses at the worker's start, before any agent ran (worker/git-workflow.ts pinRemote). */
+  remoteUrls?: RemoteUrls;
 };
 
 export const HOME_FOLDER = "home";
@@ -65,7 +67,18 @@ function sameRepository(a: string, b: string, root: string): boolean {
  * refused: the worker's files would land in the project's tree. So is a kept
  * clone of another repository than REPO_URL: its tasks would land there.
  */
-export async function ensureWorkspace({ root, repoUrl, log }: { root: string; repoUrl: string; log: Logger }): Promise<WorkspaceLayout> {
+export async function ensureWorkspace({
+  root,
+  repoUrl,
+  remote = "origin",
+  log,
+}: {
+  root: string;
+  repoUrl: string;
+  /** GIT_REMOTE: whose addresses the git workflow keeps. */
+  remote?: string;
+  log: Logger;
+}): Promise<WorkspaceLayout> {
   const layout = layoutOf(root);
   const enclosing = enclosingWorkTree(layout.root);
   if (enclosing) {
@@ -103,5 +116,13 @@ export async function ensureWorkspace({ root, repoUrl, log }: { root: string; re
       );
     }
   }
-  return { ...layout, git: isGit };
+  const urls = isGit ? await remoteUrls(layout.project, remote) : null;
+  // Where the work is pushed counts as much (a pushurl an agent left in .git/config of a kept clone).
+  if (repoUrl && urls && remote === "origin" && !sameRepository(urls.push, repoUrl, layout.root)) {
+    throw new WorkspaceError(
+      `${layout.project} pushes to ${urls.push}, but REPO_URL is ${repoUrl}; refusing to work one repository's tasks into another. ` +
+        `Remove remote.origin.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
+    );
+  }
+  return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
 }
