@@ -450,6 +450,29 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect((await memories(agent.id, "manual")).map((memory) => memory.name)).not.toContain("latin1");
   });
 
+  it("logs what the agent says as text: no terminal escapes, and no line of its own that looks like the worker's", async () => {
+    const agent = await agentWithToken(target);
+    const ws = workspace();
+    const taskId = await createTask(target, { title: "forge a log line", agentId: agent.id });
+    const forged = `12:00:00.000 info  task=${taskId} task completed`;
+    const script = [
+      "cat >/dev/null",
+      `swarm progress "$(printf 'step \\033[2K\\r%s' "$FORGED")"`,
+      `printf 'a note' > "$SWARMDECK_HOME/memory/$(printf 'note\\n%s' "$FORGED").md"`,
+      "sleep 1",
+    ].join("\n");
+    const run = worker(agent.token, ws.dir, { AGENT_COMMAND: script, FORGED: forged });
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
+    const log = run.log();
+    expect(log).toContain(`task=${taskId} progress: step \\u001b[2K\\u000d${forged}`);
+    expect(log.includes("\u001b") || log.includes("\r")).toBe(false);
+    const completed = log
+      .split("\n")
+      .filter((line) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} info  task=${taskId} task completed$`).test(line));
+    expect(completed, log).toHaveLength(1);
+  });
+
   it("runs Claude Code in print mode with the system prompt, limits and hooks that sync", async () => {
     const agent = await agentWithToken(target);
     await saveIdentity(agent.id, "agent", `You are ${agent.name}.\n\nWork only on the task you were given.\n`);
