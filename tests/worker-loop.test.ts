@@ -473,6 +473,30 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(completed, log).toHaveLength(1);
   });
 
+  it("keeps claiming and running tasks after the agent swaps its home for a symlink (the queue is not given back task by task)", async () => {
+    const agent = await agentWithToken(target);
+    const ws = workspace();
+    const swap = await createTask(target, { title: "swap the home", agentId: agent.id });
+    const next = await createTask(target, { title: "the next one", agentId: agent.id });
+    const script = [
+      "cat >/dev/null",
+      `if [ "$SWARMDECK_TASK_ID" = "${swap}" ]; then mv "$SWARMDECK_HOME" "$SWARMDECK_HOME.moved" && ln -s "$SWARMDECK_HOME.moved" "$SWARMDECK_HOME"; fi`,
+      "echo ok",
+    ].join("\n");
+    const run = worker(agent.token, ws.dir, { AGENT_COMMAND: script, POLL_WAIT_MS: "200" }, []);
+    try {
+      await run.waitFor(new RegExp(`task=${next} .*task (completed|released)`), 60_000);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+    const { task } = await getTask(target, next);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.attempts).toBe(1);
+    expect(run.log()).toContain("(SWARMDECK_HOME) was a symlink: made a new folder there");
+    expect(readFileSync(ws.home("SOUL.md"), "utf8")).toBe((await identity(target, agent.id, "soul")).content);
+  });
+
   it("runs Claude Code in print mode with the system prompt, limits and hooks that sync", async () => {
     const agent = await agentWithToken(target);
     await saveIdentity(agent.id, "agent", `You are ${agent.name}.\n\nWork only on the task you were given.\n`);

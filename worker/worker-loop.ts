@@ -14,7 +14,7 @@ import { proposeImprovement } from "./idle-proposal";
 import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
 import { runTask } from "./task-runner";
-import { ensureWorkspace, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
+import { ensureWorkspace, reclaimHome, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
 
 export const WORKER_VERSION = "0.1.0";
 
@@ -84,6 +84,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   /** One idle proposal per idle stretch: after one is filed, the next waits for a task to have run. */
   let proposed = false;
   while (!shutdown.aborted) {
+    await reclaimHome(layout, log);
     if (!(await setup.ready())) {
       // Strict setup failure: no task is claimed (none could succeed); the script is checked again until it changes.
       if (config.once) {

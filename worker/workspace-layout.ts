@@ -4,7 +4,7 @@
 // them apart is what keeps the agent's identity out of the project's commits and
 // leaves a project's own CLAUDE.md, TOOLS.md, start-up.sh or memory/ as they are.
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readdir } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
 import { git } from "./git";
@@ -125,4 +125,22 @@ export async function ensureWorkspace({
     );
   }
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
+}
+
+/**
+ * Makes the home a folder of its own again before a claim. An agent that runs as the
+ * worker's user can swap it for a symlink (or a file); the worker refuses to write
+ * through one (worker/workspace.ts), so every task it claimed would then be given
+ * back at once, using an attempt each: the queue burnt. A new empty folder is made
+ * instead (its files come from the app with the next task), and the symlink's target
+ * is left as it is.
+ */
+export async function reclaimHome(layout: WorkspaceLayout, log: Logger): Promise<void> {
+  const found = await lstat(layout.home).catch(() => null);
+  if (found?.isDirectory()) return;
+  const what = !found ? "gone" : found.isSymbolicLink() ? "a symlink" : "not a folder";
+  log.warn(`${layout.home} (SWARMDECK_HOME) was ${what}: made a new folder there; its files come from the app with the next task`);
+  if (found) await rm(layout.home, { force: true });
+  await mkdir(layout.home, { recursive: true });
+  await handOver([layout.home]);
 }
