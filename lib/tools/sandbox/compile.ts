@@ -14,11 +14,14 @@ const SOURCE_FILE = "tool.ts";
 /**
  * The entry around the agent's module: its definition (default or named `tool`)
  * and a way to turn its zod inputSchema into the JSON Schema MCP clients need,
- * using the same zod the tool was bundled with.
+ * using the same zod the tool was bundled with. Both exports are read from a copy of the
+ * namespace: a module has one of the two, and esbuild would warn about the other ("will
+ * always be undefined") on every clean tool, which the agent would read as a problem.
  */
 const ENTRY = `import * as mod from "${SOURCE_NAMESPACE}:${SOURCE_FILE}";
 import { toJSONSchema } from "zod";
-export const tool = mod.default ?? mod.tool;
+const exported = { ...mod };
+export const tool = exported.default ?? exported.tool;
 export function describeInput(schema) {
   return toJSONSchema(schema, { io: "input", unrepresentable: "any" });
 }

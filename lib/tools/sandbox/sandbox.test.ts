@@ -49,6 +49,16 @@ describe("compiling", { timeout: 30_000 }, () => {
     });
   });
 
+  it("warns about nothing in a well-formed tool, whichever export holds it", async () => {
+    // The agent reads compile warnings as problems with its source: a clean module gets none.
+    const asDefault = await compileTool(toolSource("return 1;"));
+    const asNamed = await compileTool(toolSource("return 1;").replace("export default {", "export const tool = {"));
+    for (const compiled of [asDefault, asNamed]) {
+      expect(compiled.ok).toBe(true);
+      if (compiled.ok) expect(compiled.warnings).toBe("");
+    }
+  });
+
   it("returns esbuild's errors verbatim, with the line", async () => {
     const compiled = await compileTool('export default { name: "x", execute( { return 1 } }');
     expect(compiled.ok).toBe(false);
