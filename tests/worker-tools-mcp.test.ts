@@ -25,7 +25,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function runScenario(agent: { id: string; token: string }, scenario: "author" | "reuse" | "lead") {
+async function runScenario(agent: { id: string; token: string }, scenario: "author" | "reuse" | "lead" | "oversized") {
   const report = path.join(tempDir(), "report.json");
   const claudeReport = path.join(tempDir(), "claude.jsonl");
   const taskId = await createTask(target, { title: `tools: ${scenario}`, agentId: agent.id });
@@ -128,6 +128,15 @@ describe("agent-authored tools over MCP through the real worker and app", { time
     expect(JSON.parse(second.report.call.text)).toEqual({ shouted: "AGAIN!" });
     expect(second.report.cli).toEqual({ shouted: "CLI!" });
     expect(second.report.cliList).toContain("shout  v2  Upper-cases a text");
+  });
+
+  it("answers the calls after one that was too big for the worker", async () => {
+    const agent = await agentWithToken(target);
+    const { report } = await runScenario(agent, "oversized");
+    expect(report.tooBig).toMatchObject({ isError: true, text: expect.stringContaining("payload_too_large") });
+    expect(report.after).toEqual({ isError: false, text: expect.stringContaining("true") });
+    expect(report.again.isError).toBe(false);
+    expect(JSON.parse(report.again.text)).toHaveProperty("results");
   });
 
   it("serves the lead's tools to a lead agent only", async () => {

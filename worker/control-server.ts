@@ -54,14 +54,18 @@ function fail(res: ServerResponse, status: number, code: string, message: string
   send(res, status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
 }
 
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // A body over the limit is still read to its end (and dropped): leaving it unread broke the
+  // connection, and `swarm mcp` (one process, one kept-alive connection) failed its next call.
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 2 * 1024 * 1024) throw new WorkerApiError(413, "payload_too_large", "the request is larger than 2 MiB");
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY_BYTES) throw new WorkerApiError(413, "payload_too_large", "the request is larger than 2 MiB");
   const text = Buffer.concat(chunks).toString("utf8");
   try {
     return text ? JSON.parse(text) : {};
