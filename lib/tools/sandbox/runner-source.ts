@@ -35,6 +35,8 @@ if (!config.network) {
   for (const key of ["connect", "createConnection", "createServer"]) lock(net.default, key, "net." + key);
   lock(tls.default, "connect", "tls.connect");
   lock(dgram.default, "createSocket", "dgram.createSocket");
+  // A socket made with new dgram.Socket({ lookup }) skips both createSocket and dns.lookup.
+  for (const key of ["bind", "connect", "send"]) lock(dgram.default.Socket.prototype, key, "dgram.Socket." + key);
   for (const key of Object.keys(dns.default)) if (typeof dns.default[key] === "function" && key !== "getServers") lock(dns.default, key, "dns." + key);
   for (const key of Object.keys(dns.default.promises)) if (typeof dns.default.promises[key] === "function") lock(dns.default.promises, key, "dns." + key);
   for (const mod of [http.default, https.default]) for (const key of ["request", "get", "createServer"]) lock(mod, key, "http." + key);

@@ -1,7 +1,9 @@
 // The sandbox suite: agent tools that try to get out (spawn processes, write outside
 // their folder, read the worker's token and environment, loop forever, allocate
-// without bound, open network connections where capabilities forbid it) are each
+// without bound, open network connections or send datagrams where capabilities forbid it) are each
 // stopped, with the reason. Real esbuild, real Node processes under the permission model.
+
+import { createSocket } from "node:dgram";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -246,6 +248,38 @@ describe("the network", { timeout: 30_000 }, () => {
     );
     expect(viaSocket).toMatchObject({ ok: false, reason: "denied" });
     expect(connections).toBe(0);
+  });
+
+  it("is closed to UDP too, also for a socket made without dgram.createSocket and its own address lookup", async () => {
+    const receiver = createSocket("udp4");
+    const received: string[] = [];
+    receiver.on("message", (message) => received.push(message.toString()));
+    await new Promise<void>((resolve) => receiver.bind(0, "127.0.0.1", resolve));
+    const port = receiver.address().port;
+    try {
+      const send = (make: string) =>
+        run(
+          toolSource(
+            `const s = ${make};
+            await new Promise((ok, ko) => s.send(Buffer.from("leaked"), ${port}, "127.0.0.1", (e) => (e ? ko(e) : ok(null))));
+            s.close();
+            return "sent";`,
+            'import dgram from "node:dgram";',
+          ),
+        );
+      expect(await send('dgram.createSocket("udp4")')).toMatchObject({ ok: false, reason: "denied" });
+      const ownLookup = '{ type: "udp4", lookup: (_host, _options, done) => done(null, "127.0.0.1", 4) }';
+      expect(await send(`new dgram.Socket(${ownLookup})`)).toMatchObject({ ok: false, reason: "denied" });
+      // A datagram would have arrived by now: the receiver is on this machine.
+      await new Promise<void>((resolve) => receiver.send("end", port, "127.0.0.1", () => resolve()));
+      await new Promise<void>((resolve) => {
+        const wait = () => (received.includes("end") ? resolve() : setTimeout(wait, 10));
+        wait();
+      });
+      expect(received).toEqual(["end"]);
+    } finally {
+      receiver.close();
+    }
   });
 
   it("is open when capabilities allow it", async () => {
