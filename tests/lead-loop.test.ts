@@ -140,4 +140,20 @@ describe("the lead's learning loop", { timeout: 180_000 }, () => {
     const swarmFeedback = await call(target, "GET", "/api/v1/memories?source=lead_feedback&scope=swarm");
     expect(swarmFeedback.body.memories).toHaveLength(0);
   });
+
+  it("tells the lead which argument the app refused and why, not only that the request is not valid", async () => {
+    const lead = await agentWithToken(target, { role: "lead" });
+    const worker = await agentWithToken(target);
+    const script = [
+      "cat >/dev/null",
+      'swarm swarm tasks --since last-week 2>&1; echo "tasks exit: $?"',
+      `swarm learn --agent ${worker.name} --category preference "$(printf 'w%.0s' $(seq 1 8001))" 2>&1; echo "learn exit: $?"`,
+    ].join("\n");
+    const taskId = await createTask(target, { title: "look around", agentId: lead.id });
+    const output = await runOnce(lead.token, script, taskId);
+    expect(output).toContain("tasks exit: 1");
+    expect(output).toMatch(/since: .*"24h"/);
+    expect(output).toContain("learn exit: 1");
+    expect(output).toMatch(/learning: .*8000 characters/);
+  });
 });

@@ -147,5 +147,8 @@ describe("agent-authored tools over MCP through the real worker and app", { time
     expect(report.agents.text).toContain(lead.name);
     expect(report.tasks.isError).toBe(false);
     expect(report.tasks.text).toContain(taskId);
+    // A refused argument is named, with what the app takes instead.
+    expect(report.badSince.isError).toBe(true);
+    expect(report.badSince.text).toMatch(/since: .*"24h"/);
   });
 });

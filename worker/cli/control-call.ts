@@ -27,3 +27,19 @@ export async function controlCall(path: string, body: unknown): Promise<ControlA
   }
   return { status: response.status, body: parsed };
 }
+
+/**
+ * What the app found wrong with each field of a refused call (`details` of a 400
+ * validation_failed), one indented line each, or "" when it names no fields: without
+ * them the agent reads only "The request is not valid" and cannot tell what to change.
+ */
+export function fieldProblems(details: unknown): string {
+  if (!Array.isArray(details)) return "";
+  return details
+    .flatMap((item: { path?: unknown; message?: unknown }) =>
+      item && typeof item.message === "string"
+        ? [`  ${typeof item.path === "string" && item.path ? `${item.path}: ` : ""}${item.message}`]
+        : [],
+    )
+    .join("\n");
+}

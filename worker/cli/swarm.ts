@@ -4,13 +4,13 @@
 import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import type { AgentDecision } from "../../lib/contracts/identity";
-import { controlCall } from "./control-call";
+import { controlCall, fieldProblems } from "./control-call";
 import { parseSwarmArgs, SWARM_USAGE, type SwarmCommand, UsageError } from "./swarm-args";
 import { printLead } from "./swarm-lead-print";
 import { printToolAnswer, runToolCommand } from "./tool-commands";
 
 type Body = {
-  error?: { code?: string; message?: string };
+  error?: { code?: string; message?: string; details?: unknown };
   status?: string;
   versionId?: string;
   proposalId?: string;
@@ -98,7 +98,9 @@ function print(cmd: SwarmCommand, answer: Answer): number {
   if (status >= 400) {
     const error = body?.error;
     console.error(`swarm: ${status} ${error?.code ?? "error"}: ${error?.message ?? JSON.stringify(body)}`);
-    const logs = (error as { details?: { logs?: string } } | undefined)?.details?.logs;
+    const fields = fieldProblems(error?.details);
+    if (fields) console.error(fields);
+    const logs = (error?.details as { logs?: string } | undefined)?.logs;
     if (logs) console.error(`output:\n${logs}`);
     return 1;
   }

@@ -7,7 +7,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type ControlAnswer, controlCall } from "../cli/control-call";
+import { type ControlAnswer, controlCall, fieldProblems } from "../cli/control-call";
 import { BUILTIN_TOOLS } from "./builtin-tools";
 
 const WATCH_EVERY_MS = 2_000;
@@ -27,7 +27,8 @@ function answerToResult(answer: ControlAnswer, pick?: (body: Record<string, unkn
   if (answer.status >= 400) {
     const error = body.error ?? {};
     const logs = (error.details as { logs?: string } | undefined)?.logs;
-    const text = `${error.code ?? "error"}: ${error.message ?? "failed"}${logs ? `\n\noutput:\n${logs}` : ""}`;
+    const fields = fieldProblems(error.details);
+    const text = `${error.code ?? "error"}: ${error.message ?? "failed"}${fields ? `\n${fields}` : ""}${logs ? `\n\noutput:\n${logs}` : ""}`;
     return { content: [{ type: "text", text }], isError: true };
   }
   const value = pick ? pick(body) : body;
