@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCapabilities } from "@/lib/contracts/capabilities";
+import { parseCapabilities, readCapabilities } from "@/lib/contracts/capabilities";
 import { decideToolPolicy } from "./policy";
 
 describe("tool policy from profile and capabilities.yaml", () => {
@@ -31,6 +31,16 @@ describe("tool policy from profile and capabilities.yaml", () => {
       });
     }
     expect(parseCapabilities("self_extension: maybe\n").ok).toBe(false);
+  });
+
+  it("an older-shape capabilities.yaml that closes the network closes it for tools too, as the worker reads it", () => {
+    for (const text of ["scopes:\n  filesystem: workspace\n  network: none\n", "network: none\n", "network: disabled\n"]) {
+      // The worker enforces this file as network off (no WebFetch, no WebSearch) ...
+      expect(readCapabilities(text)).toMatchObject({ ok: true, value: { network: "off" } });
+      // ... so the agent's own tools get no network either.
+      expect(decideToolPolicy({ profile: "power", capabilities: text }), text).toMatchObject({ network: false });
+    }
+    expect(decideToolPolicy({ profile: "power", capabilities: "scopes:\n  network: open\n" })).toMatchObject({ network: true });
   });
 
   it("an unreadable capabilities.yaml grants no network", () => {

@@ -2,18 +2,25 @@
 // capabilities.yaml (both set by operators). One pure function, so the app's
 // routes, the worker (through GET /api/worker/tools) and the tests ask the same question.
 import { parse } from "yaml";
+import { readCapabilities } from "@/lib/contracts/capabilities";
 import type { SecurityProfile } from "@/lib/contracts/common";
 import type { ToolPolicy } from "@/lib/contracts/tools";
 
 /** The two keys of capabilities.yaml this reads: `self_extension: on | propose | off` and `network: on | off`. */
 export function readToolCapabilities(text: string | null | undefined): { selfExtension?: string; network?: string } {
   if (!text?.trim()) return {};
+  // As the worker reads the file for the agent (an older-shape file as its upgrade, where
+  // `scopes: {network: none}` is network off), so the agent's tools never get a network
+  // the same file takes from WebFetch.
+  const read = readCapabilities(text);
+  if (read.ok) return { selfExtension: read.value.self_extension, network: read.value.network };
   try {
     const data = parse(text) as Record<string, unknown> | null;
-    if (!data || typeof data !== "object") return {};
+    if (!data || typeof data !== "object") return { network: "off" };
     const word = (value: unknown) =>
       typeof value === "boolean" ? (value ? "on" : "off") : typeof value === "string" ? value.trim().toLowerCase() : undefined;
-    return { selfExtension: word(data.self_extension), network: word(data.network) };
+    // Not a cage the worker can enforce (it fails the agent's tasks): no network, and self_extension as written.
+    return { selfExtension: word(data.self_extension), network: "off" };
   } catch {
     // An unreadable file grants nothing extra: the profile alone decides, and network stays off.
     return { network: "off" };
