@@ -141,6 +141,7 @@ describe("agent-authored tools over MCP through the real worker and app", { time
 
   it("serves the lead's tools to a lead agent only", async () => {
     const lead = await agentWithToken(target, { role: "lead" });
+    const waiting = await createTask(target, { title: "waiting for someone" });
     const { report, taskId } = await runScenario(lead, "lead");
     expect(report.initial).toEqual(expect.arrayContaining(["swarm_tasks", "swarm_agents", "swarm_report", "swarm_failures", "learn"]));
     expect(report.agents.isError).toBe(false);
@@ -150,5 +151,10 @@ describe("agent-authored tools over MCP through the real worker and app", { time
     // A refused argument is named, with what the app takes instead.
     expect(report.badSince.isError).toBe(true);
     expect(report.badSince.text).toMatch(/since: .*"24h"/);
+    // One task a page: the second page goes on after the first, as the CLI's --cursor does.
+    const [first, second] = report.pages;
+    expect(first.tasks.map((t: { id: string }) => t.id)).toEqual([taskId]);
+    expect(first.nextCursor).toBeTruthy();
+    expect(second.tasks.map((t: { id: string }) => t.id)).toEqual([waiting]);
   });
 });

@@ -152,6 +152,7 @@ export const BUILTIN_TOOLS: BuiltinTool[] = [
       until: since,
       search: z.string().max(200).optional().describe("words in the title or description"),
       limit: z.number().int().min(1).max(200).optional(),
+      cursor: z.string().max(100).optional().describe("the nextCursor of the previous answer, for the next page"),
     }),
     ({ search, ...rest }) => ({ ...rest, q: search }),
   ),
