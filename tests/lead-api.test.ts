@@ -200,6 +200,20 @@ describe("learnings from the lead", () => {
     expect(again).toContain(learning);
   });
 
+  it("give a learning repeated by the lead once, so it never crowds out the others", async () => {
+    const carol = await member();
+    const others = ["Name branches after the ticket.", "Keep commits small.", "Write the changelog entry first."];
+    const repeated = "Run the migrations before the integration tests.";
+    for (const learning of [...others, repeated, repeated, repeated]) {
+      const reply = await lead.api.post("/api/worker/learnings", { targetAgent: carol.name, category: "best-practice", learning });
+      expect(reply.status).toBe(201);
+    }
+    const prompt = await nextPrompt(carol, "Add an index to the orders table");
+    for (const learning of [...others, repeated]) expect(prompt.split(learning), learning).toHaveLength(2);
+    const found = await carol.api.post("/api/worker/memories/search", { query: "run the migrations before the integration tests" });
+    expect(found.body.results.filter((m: { content: string }) => m.content.includes(repeated))).toHaveLength(1);
+  });
+
   it("refuse malformed learnings without storing anything", async () => {
     const before = (await admin().get("/api/v1/memories?source=lead_feedback&limit=200")).body.memories.length;
     const cases = [

@@ -20,6 +20,7 @@ import { type Author, appendVersion, ensureFile, liveContent, lockAgentIdentity 
 import { withFeedbackLine } from "./claude-feedback";
 import { activeEmbedder } from "./embedders";
 import { afterStore, contentHash } from "./memory-store";
+import { dropFromIndexes } from "./search-index";
 
 export type LearningInput = {
   /** One agent's id, or null: a learning for the whole swarm. */
@@ -92,6 +93,13 @@ export async function injectLearning(args: {
     // PostgreSQL: the agent's identity lock before this transaction's audit append, as
     // every identity write takes them (lib/identity/versions.ts), so the two never wait crosswise.
     if (target) await lockAgentIdentity(tx, target.id);
+    // The same learning given again (a daily digest repeating a correction) replaces the
+    // earlier one: one copy in the prompt's few lead-feedback slots, dated by the last time.
+    const hash = contentHash(content);
+    const earlier = await tx.memory.findMany({
+      where: { source: "lead_feedback", scope, agentId: target?.id ?? null, contentHash: hash, archivedAt: null, supersededById: null },
+      select: { id: true },
+    });
     const memory = await tx.memory.create({
       data: {
         scope,
@@ -99,23 +107,28 @@ export async function injectLearning(args: {
         name: `Lead feedback (${input.category})`,
         content,
         source: "lead_feedback",
-        contentHash: contentHash(content),
+        contentHash: hash,
         embeddingStatus: activeEmbedder() ? "pending" : "none",
         createdById: args.actor.id,
       },
       select: { id: true },
     });
+    const replaced = earlier.map((row) => row.id);
+    if (replaced.length > 0) {
+      await tx.memory.updateMany({ where: { id: { in: replaced } }, data: { archivedAt: new Date(), supersededById: memory.id } });
+    }
     await appendAudit(tx, {
       actor: args.actor,
       action: "memory.created",
       targetType: "memory",
       targetId: String(memory.id),
       agentId: target?.id ?? null,
-      data: { count: 1, ids: [memory.id], source: "lead_feedback", scope, category: input.category, from: label },
+      data: { count: 1, ids: [memory.id], source: "lead_feedback", scope, category: input.category, from: label, replaced },
     });
     const claudeMd = target && input.addToClaudeMd ? await addClaudeNote(tx, target, input, from) : NOT_REQUESTED;
-    return { memoryId: memory.id, claudeMd };
+    return { memoryId: memory.id, claudeMd, replaced };
   });
+  dropFromIndexes(result.replaced, "archived");
   afterStore({ replaced: [], pending: activeEmbedder() !== null });
   return {
     memoryIds: [result.memoryId],
