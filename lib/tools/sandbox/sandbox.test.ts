@@ -1,6 +1,6 @@
 // The sandbox suite: agent tools that try to get out (spawn processes, write outside
 // their folder, read the worker's token and environment, loop forever, allocate
-// without bound, open network connections or send datagrams where capabilities forbid it) are each
+// or write without bound, open network connections or send datagrams where capabilities forbid it) are each
 // stopped, with the reason. Real esbuild, real Node processes under the permission model.
 
 import { createSocket } from "node:dgram";
@@ -213,6 +213,27 @@ describe("what the sandbox stops", { timeout: 30_000 }, () => {
       { memoryMb: 64 },
     );
     expect(result).toMatchObject({ ok: false, reason: "memory", error: expect.stringContaining("resident") });
+  });
+
+  it("unbounded writing into its own folder (the worker's disk), in one file or in many", async () => {
+    const oneFile = await run(
+      toolSource(
+        `const chunk = Buffer.alloc(4 * 1024 * 1024, 1);
+        const fd = openSync("fill.bin", "w");
+        for (;;) { writeSync(fd, chunk); await new Promise((r) => setTimeout(r, 1)); }`,
+        'import { openSync, writeSync } from "node:fs";',
+      ),
+      {},
+      { diskMb: 32 },
+    );
+    expect(oneFile).toMatchObject({ ok: false, reason: "disk", error: expect.stringContaining("disk limit") });
+    const manyFiles = await run(
+      toolSource(
+        'for (let i = 0; ; i++) { writeFileSync("f" + i, "x"); if (i % 500 === 0) await new Promise((r) => setTimeout(r, 1)); }',
+        'import { writeFileSync } from "node:fs";',
+      ),
+    );
+    expect(manyFiles).toMatchObject({ ok: false, reason: "disk" });
   });
 });
 

@@ -5,13 +5,13 @@
 // - no network unless the agent's capabilities allow it (the runner closes net, tls,
 //   dgram, dns, http(s), fetch and WebSocket before the tool loads; Node 20's
 //   permission model has no network permission of its own);
-// - limits: V8 heap, resident memory, CPU time and wall time; the parent kills the
-//   process when one is crossed and says which;
+// - limits: V8 heap, resident memory, CPU time, wall time and what it keeps in its
+//   folder; the parent kills the process when one is crossed and says which;
 // - with `runAs` (the worker's AGENT_USER, worker/agent-user.ts), another OS user:
 //   a root worker never runs an agent's tool as root, so even a way around the
 //   permission model meets the kernel's checks (no /proc of the worker, no root files).
 import { spawn } from "node:child_process";
-import { chmod, chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { RUNNER_SOURCE } from "./runner-source";
@@ -25,6 +25,7 @@ export type SandboxReason =
   | "timeout" // wall-time limit
   | "cpu" // CPU-time limit
   | "memory" // heap or resident-memory limit
+  | "disk" // what it wrote into its folder
   | "crashed"; // the process ended without an answer
 
 export type ToolMeta = { name: string; description: string; inputSchema: Record<string, unknown>; timeoutMs: number | null };
@@ -40,11 +41,16 @@ export type SandboxLimits = {
   cpuMs?: number;
   /** V8 heap; resident memory may reach this plus RESIDENT_HEADROOM_MB. */
   memoryMb?: number;
+  /** Bytes the tool may keep in its folder (files it writes there). */
+  diskMb?: number;
   network: boolean;
 };
 
 const RESIDENT_HEADROOM_MB = 96;
 const WATCH_EVERY_MS = 25;
+/** The folder is measured every this many watches (a listing costs more than reading /proc). */
+const DISK_EVERY = 8;
+const MAX_FOLDER_ENTRIES = 10_000;
 const MAX_LOG_CHARS = 16_000;
 
 /** Node 20 spells the flag --experimental-permission; later versions --permission. */
@@ -68,6 +74,19 @@ async function usage(pid: number): Promise<{ rssMb: number; cpuMs: number } | nu
   }
 }
 
+/** Bytes and entries under the tool's folder: its files are the only ones it can write. */
+async function folderUsage(dir: string): Promise<{ bytes: number; entries: number }> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  let bytes = 0;
+  for (const entry of entries.slice(0, MAX_FOLDER_ENTRIES)) {
+    bytes += await lstat(path.join(/*turbopackIgnore: true*/ dir, entry)).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
+  }
+  return { bytes, entries: entries.length };
+}
+
 export async function runInSandbox({
   compiledCode,
   input,
@@ -81,6 +100,7 @@ export async function runInSandbox({
   runAs?: { uid?: number; gid?: number };
 }): Promise<SandboxResult> {
   const memoryMb = limits.memoryMb ?? 128;
+  const diskMb = limits.diskMb ?? 256;
   const cpuMs = limits.cpuMs ?? limits.timeoutMs;
   const dir = await mkdtemp(path.join(tmpdir(), "swarmdeck-tool-"));
   const started = performance.now();
@@ -128,11 +148,18 @@ export async function runInSandbox({
     };
     const wall = setTimeout(() => stop("timeout", `time limit: stopped after ${limits.timeoutMs} ms of wall time`), limits.timeoutMs);
     let watching = false;
+    let watches = 0;
     const watch = setInterval(async () => {
       if (watching || child.pid === undefined) return;
       watching = true;
       const now = await usage(child.pid);
+      const folder = ++watches % DISK_EVERY === 0 ? await folderUsage(dir) : null;
       watching = false;
+      if (folder && (folder.bytes > diskMb * 1024 * 1024 || folder.entries > MAX_FOLDER_ENTRIES))
+        stop(
+          "disk",
+          `disk limit: stopped at ${Math.round(folder.bytes / 1024 / 1024)} MB in ${folder.entries} file(s) (limit ${diskMb} MB, ${MAX_FOLDER_ENTRIES} files)`,
+        );
       if (!now) return;
       if (now.rssMb > memoryMb + RESIDENT_HEADROOM_MB)
         stop("memory", `memory limit: stopped at ${Math.round(now.rssMb)} MB resident (limit ${memoryMb + RESIDENT_HEADROOM_MB} MB)`);
