@@ -88,6 +88,47 @@ test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exa
   );
 });
 
+test("identity editor: what is typed while a save is on its way stays in the editor, unsaved, and the next save keeps it", async () => {
+  const agent = await newAgent();
+  await open(`/agents/${agent.id}/identity`);
+  await focusEditor("[data-testid=identity-editor]");
+  const first = "# SOUL.md\n\nI check my work.\n";
+  await replaceByPaste("[data-testid=identity-editor]", first, "check my work");
+  // The save's request is held until the second sentence has been typed.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reached = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  await page.route(`**/api/v1/agents/${agent.id}/identity/soul`, async (route) => {
+    if (route.request().method() === "PUT") {
+      reached();
+      await held;
+    }
+    await route.continue();
+  });
+  await page.keyboard.press("ControlOrMeta+S");
+  await arrived;
+  await page.keyboard.type("I say what I did not do.", { delay: 2 });
+  release();
+  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(page.getByTestId("identity-version")).toContainText("version 2");
+  await page.unroute(`**/api/v1/agents/${agent.id}/identity/soul`);
+
+  const editor = page.locator("[data-testid=identity-editor] .monaco-editor .view-lines");
+  await expect(editor).toContainText("I say what I did not do.");
+  await expect(page.getByTestId("identity-tab-soul")).toContainText("unsaved changes");
+  await expect(page.getByTestId("identity-save")).toBeEnabled();
+  expect((await identityFile(agent.id, "soul")).content).toBe(first);
+
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByTestId("identity-version")).toContainText("version 3");
+  expect((await identityFile(agent.id, "soul")).content).toBe(`${first}I say what I did not do.`);
+});
+
 test("setup script: typed and pasted, saved with Ctrl+S, exactly", async () => {
   await open("/settings");
   await focusEditor("[data-testid=code-editor]");

@@ -109,6 +109,18 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["identity", agentId] });
 
+  // After a save: text typed while it was in flight stays a draft, now on top of the
+  // version just written (or, when the server merged, still on its old base, so the next
+  // save merges again); only a draft equal to what was saved goes.
+  const settleDraft = (kind: IdentityKind, saved: string, result: WriteResult) =>
+    setDrafts((current) => {
+      const draft = current[kind];
+      const next = { ...current };
+      if (!draft || draft.text === saved || result.status !== "applied") delete next[kind];
+      else if (!result.merged) next[kind] = { baseVersionId: result.versionId, baseContent: saved, text: draft.text };
+      return next;
+    });
+
   const save = useMutation({
     mutationFn: (args: { kind: IdentityKind; content: string; baseVersionId: string | null }) =>
       api<WriteResult>(`/api/v1/agents/${agentId}/identity/${kindToSlug(args.kind)}`, {
@@ -125,7 +137,7 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
       setStaleNotice(null);
       // The draft goes once the saved text is loaded, so the editor never shows the old one.
       await refresh();
-      dropDraft(args.kind);
+      settleDraft(args.kind, args.content, result);
     },
     onError: async (error, args) => {
       if (error instanceof ApiClientError && error.code === "stale_base") {
