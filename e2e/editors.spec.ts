@@ -142,6 +142,35 @@ test("setup script: typed and pasted, saved with Ctrl+S, exactly", async () => {
   expect(saved.body.entries[0]?.value).toBe(`${pasted}export PIP_NO_INPUT=1\necho ready at machine speed`);
 });
 
+test("setup script: a save on top of one another operator made meanwhile is refused and says so; neither text is lost", async () => {
+  const read = async () =>
+    (await apiCall<{ entries: { value: string }[] }>("GET", "/api/v1/config?scope=global&key=SETUP_SCRIPT")).body.entries[0]?.value;
+  const setByOther = (value: string) => apiCall("PUT", "/api/v1/config", { scope: "global", key: "SETUP_SCRIPT", value });
+  expect((await setByOther("#!/bin/bash\necho base\n")).status).toBe(200);
+  await open("/settings");
+  const editor = page.locator("[data-testid=code-editor] .monaco-editor .view-lines");
+  await expect(editor).toContainText("echo base", { timeout: 60_000 });
+  await focusEditor("[data-testid=code-editor]");
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.type("\necho mine", { delay: 1 });
+  // Another operator saves first, in another browser.
+  const theirs = "#!/bin/bash\necho base\necho theirs\n";
+  expect((await setByOther(theirs)).status).toBe(200);
+  await page.keyboard.press("ControlOrMeta+S");
+
+  const conflict = page.getByTestId("setup-script-conflict");
+  await expect(conflict).toContainText("Someone else saved the global setup script");
+  await expect(page.getByText("Global setup script saved")).toHaveCount(0);
+  expect(await read()).toBe(theirs);
+  await expect(editor).toContainText("echo mine");
+
+  // Keeping mine is a choice made knowingly.
+  await conflict.getByRole("button", { name: "Save mine over theirs" }).click();
+  await expect(page.getByText("Global setup script saved")).toBeVisible();
+  await expect(conflict).toHaveCount(0);
+  expect(await read()).toBe("#!/bin/bash\necho base\n\necho mine");
+});
+
 test("proposal edit: typed at machine speed, approved edited, applied exactly", async () => {
   const agent = await newAgent({ securityProfile: "standard" });
   const token = workerToken(agent.id);

@@ -79,6 +79,11 @@ export async function putConfig({ input, actor, role }: { input: PutConfigBody; 
     await assertScopeExists(tx, input.scope, scopeId);
     const before = await tx.swarmConfig.findUnique({ where: where(input) });
     if ((secret || before?.secret) && role !== "admin") throw forbidden("Only an admin may write a secret config entry");
+    if (input.baseUpdatedAt !== undefined && (before?.updatedAt.toISOString() ?? null) !== input.baseUpdatedAt) {
+      throw new ApiError("stale_base", `${input.key} was changed by someone else since you loaded it`, {
+        current: before ? toEntryDto(before) : null,
+      });
+    }
     const updatedById = actor.id;
     const saved = await tx.swarmConfig.upsert({
       where: where(input),

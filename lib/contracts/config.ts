@@ -17,6 +17,12 @@ export const putConfigBodySchema = z
     key: configKeySchema,
     value: z.string().max(256 * 1024),
     secret: z.boolean().optional(),
+    /**
+     * The updatedAt of the entry the writer started from (null: there was none). When
+     * given and the entry has changed since, the answer is 409 stale_base, so an editor
+     * never overwrites what someone else saved meanwhile.
+     */
+    baseUpdatedAt: z.iso.datetime().nullable().optional(),
   })
   .refine((body) => body.scope === "global" || (body.scopeId ?? "") !== "", {
     message: "scopeId is required for agent and repo scope",
