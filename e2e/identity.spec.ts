@@ -83,6 +83,10 @@ test("a stale save shows who saved first, their changes beside mine, and saves t
   const after = await identityFile(agent.id, "soul");
   expect(after.content).toBe("# SOUL.md\n\nMerged: patient, precise, and bold.\n");
   expect(after.versionNumber).toBe(3);
+  // The editor now holds the saved merge, with nothing left unsaved.
+  await expect(page.getByTestId("identity-version")).toContainText("version 3");
+  await expect(page.locator("[data-testid=identity-editor] .view-lines")).toContainText("Merged: patient, precise, and bold.");
+  await expect(page.getByTestId("identity-tab-soul")).not.toContainText("unsaved changes");
 });
 
 test("switching tabs with unsaved changes asks first; locked files say agents cannot write them", async ({ page }) => {

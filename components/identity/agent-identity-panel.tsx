@@ -111,18 +111,19 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
 
   // After a save: text typed while it was in flight stays a draft, now on top of the
   // version just written (or, when the server merged, still on its old base, so the next
-  // save merges again); only a draft equal to what was saved goes.
-  const settleDraft = (kind: IdentityKind, saved: string, result: WriteResult) =>
+  // save merges again); a draft that did not change since the save started goes (the
+  // conflict dialog saves a text of its own, which replaces the draft).
+  const settleDraft = (kind: IdentityKind, typed: string, saved: string, result: WriteResult) =>
     setDrafts((current) => {
       const draft = current[kind];
       const next = { ...current };
-      if (!draft || draft.text === saved || result.status !== "applied") delete next[kind];
+      if (!draft || draft.text === typed || result.status !== "applied") delete next[kind];
       else if (!result.merged) next[kind] = { baseVersionId: result.versionId, baseContent: saved, text: draft.text };
       return next;
     });
 
   const save = useMutation({
-    mutationFn: (args: { kind: IdentityKind; content: string; baseVersionId: string | null }) =>
+    mutationFn: (args: { kind: IdentityKind; content: string; baseVersionId: string | null; typed?: string }) =>
       api<WriteResult>(`/api/v1/agents/${agentId}/identity/${kindToSlug(args.kind)}`, {
         method: "PUT",
         body: { content: args.content, baseVersionId: args.baseVersionId, reason: reason.trim() || undefined },
@@ -137,7 +138,7 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
       setStaleNotice(null);
       // The draft goes once the saved text is loaded, so the editor never shows the old one.
       await refresh();
-      settleDraft(args.kind, args.content, result);
+      settleDraft(args.kind, args.typed ?? args.content, args.content, result);
     },
     onError: async (error, args) => {
       if (error instanceof ApiClientError && error.code === "stale_base") {
@@ -370,7 +371,10 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
         conflict={conflict}
         saving={save.isPending}
         onClose={() => setConflict(null)}
-        onSaveMerged={(content) => conflict && save.mutate({ kind: conflict.kind, content, baseVersionId: conflict.theirs.versionId })}
+        onSaveMerged={(content) =>
+          conflict &&
+          save.mutate({ kind: conflict.kind, content, baseVersionId: conflict.theirs.versionId, typed: drafts[conflict.kind]?.text })
+        }
         onDiscardMine={() => {
           if (!conflict) return;
           dropDraft(conflict.kind);
