@@ -111,3 +111,38 @@ test("a proposal whose base moved shows the three-way merge to resolve", async (
   await expect(page.getByTestId("approve-proposal")).toBeDisabled();
   await page.screenshot({ path: "test-results/proposals-conflict.png" });
 });
+
+test("approving a proposal whose file moved on meanwhile stays on that proposal, now under Conflict, with its merge", async ({ page }) => {
+  const agent = await newAgent({ securityProfile: "standard" });
+  const token = workerToken(agent.id);
+  const base = await identityFile(agent.id, "soul");
+  const soul = await propose(
+    token,
+    agent.id,
+    "soul",
+    base.content.replace("## Core Values", "## Core Values (agent)"),
+    "Rename the heading",
+  );
+  const user = await identityFile(agent.id, "user");
+  const other = await propose(token, agent.id, "user", `${user.content}\nPrefers short answers.\n`, "A preference");
+
+  await signIn(page);
+  await page.goto("/proposals");
+  await page.getByTestId(`proposal-${soul}`).click();
+  const review = page.getByTestId("proposal-review");
+  await expect(review).toContainText("Rename the heading");
+  // While it is on screen, an operator changes the same heading.
+  await apiCall("PUT", `/api/v1/agents/${agent.id}/identity/soul`, {
+    content: base.content.replace("## Core Values", "## Core Values (operator)"),
+    baseVersionId: base.versionId,
+  });
+  await page.getByTestId("approve-proposal").click();
+
+  await expect(page.getByText("The file changed since this proposal was made")).toBeVisible();
+  await expect(page.getByTestId("proposal-filter-conflict")).toHaveAttribute("aria-selected", "true");
+  await expect(review).toContainText("Rename the heading");
+  await expect(page.getByTestId("proposal-moved")).toContainText("The changes overlap");
+  await expect(review.locator(".editor.modified")).toContainText("<<<<<<< current", { timeout: 30_000 });
+  // The other proposal was not touched.
+  expect((await apiCall<{ status: string }>("GET", `/api/v1/proposals/${other}`)).body.status).toBe("pending");
+});

@@ -13,12 +13,13 @@ import { Dialog, FormActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/input";
 import { ErrorState, Loading } from "@/components/ui/states";
 import { useUnsavedChangesGuard } from "@/components/unsaved-guard";
-import { api, describeError } from "@/lib/api-client";
+import { ApiClientError, api, describeError } from "@/lib/api-client";
 import { kindToSlug, type ProposalDetailDto } from "@/lib/contracts/identity";
 
 const hasMarkers = (text: string) => /^(<<<<<<<|>>>>>>>) /m.test(text);
 
-export function ProposalReview({ proposalId }: { proposalId: string }) {
+/** `onConflict`: the approval found the file moved on with overlapping changes; the proposal is now a conflict. */
+export function ProposalReview({ proposalId, onConflict }: { proposalId: string; onConflict?: (proposalId: string) => void }) {
   const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: ["proposals", "detail", proposalId],
@@ -67,6 +68,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
     onError: (error) => {
       toast.error(describeError(error));
       void queryClient.invalidateQueries({ queryKey: ["proposals"] });
+      if (error instanceof ApiClientError && error.code === "stale_base") onConflict?.(proposalId);
     },
   });
   const reject = useMutation({

@@ -150,7 +150,16 @@ export function ProposalsPage() {
             aria-label="Selected proposal"
             className="min-w-0 scroll-mt-16 outline-none max-lg:min-h-[calc(100dvh-4rem)]"
           >
-            <ProposalReview key={selected.id} proposalId={selected.id} />
+            <ProposalReview
+              key={selected.id}
+              proposalId={selected.id}
+              // It left the pending list: follow it to Conflict, where its merge can be resolved, rather than
+              // showing the next proposal under the error about this one.
+              onConflict={(id) => {
+                setStatus("conflict");
+                setSelectedId(id);
+              }}
+            />
           </section>
         ) : null}
       </div>
