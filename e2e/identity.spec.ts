@@ -89,6 +89,30 @@ test("a stale save shows who saved first, their changes beside mine, and saves t
   await expect(page.getByTestId("identity-tab-soul")).not.toContainText("unsaved changes");
 });
 
+test("discarding my text after a stale save loads theirs and the conflict notice goes with my text", async ({ page }) => {
+  const agent = await newAgent();
+  await signIn(page);
+  await page.goto(`/agents/${agent.id}/identity`);
+  await replaceEditorText(page, "[data-testid=identity-editor]", "# SOUL.md\n\nMine: patient and precise.\n");
+  const base = await identityFile(agent.id, "soul");
+  expect(
+    (
+      await apiCall("PUT", `/api/v1/agents/${agent.id}/identity/soul`, {
+        content: "# SOUL.md\n\nTheirs: fast and bold.\n",
+        baseVersionId: base.versionId,
+      })
+    ).status,
+  ).toBe(200);
+  await page.getByTestId("identity-save").click();
+  const banner = page.getByTestId("stale-conflict");
+  await expect(banner).toContainText("Your text is not saved yet");
+
+  await page.getByRole("button", { name: "Discard", exact: true }).click();
+  await expect(page.locator("[data-testid=identity-editor] .view-lines")).toContainText("Theirs: fast and bold.");
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByTestId("see-their-changes")).toHaveCount(0);
+});
+
 test("switching tabs with unsaved changes asks first; locked files say agents cannot write them", async ({ page }) => {
   const agent = await newAgent();
   await signIn(page);

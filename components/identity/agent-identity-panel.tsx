@@ -328,6 +328,8 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
                   size="sm"
                   onClick={() => {
                     dropDraft(active);
+                    // Nothing of mine is left to save: the conflict notice about it goes too.
+                    if (staleNotice?.kind === active) setStaleNotice(null);
                     setResets((n) => n + 1);
                   }}
                 >
