@@ -113,6 +113,28 @@ test("discarding my text after a stale save loads theirs and the conflict notice
   await expect(page.getByTestId("see-their-changes")).toHaveCount(0);
 });
 
+test("what is typed after a stale save is in the conflict view's side of mine", async ({ page }) => {
+  const agent = await newAgent();
+  await signIn(page);
+  await page.goto(`/agents/${agent.id}/identity`);
+  await replaceEditorText(page, "[data-testid=identity-editor]", "# SOUL.md\n\nMine: patient and precise.");
+  const base = await identityFile(agent.id, "soul");
+  await apiCall("PUT", `/api/v1/agents/${agent.id}/identity/soul`, {
+    content: "# SOUL.md\n\nTheirs: fast and bold.\n",
+    baseVersionId: base.versionId,
+  });
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByTestId("stale-conflict")).toContainText("Your text is not saved yet");
+  // Still in the editor, the sentence goes on.
+  await page.keyboard.type(" And kind.", { delay: 2 });
+  await page.getByTestId("see-their-changes").click();
+  const diff = page.getByTestId("conflict-diff");
+  await expect(diff.locator(".editor.modified")).toContainText("Mine: patient and precise. And kind.", { timeout: 30_000 });
+  await page.getByTestId("save-merged").click();
+  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nMine: patient and precise. And kind.");
+});
+
 test("switching tabs with unsaved changes asks first; locked files say agents cannot write them", async ({ page }) => {
   const agent = await newAgent();
   await signIn(page);

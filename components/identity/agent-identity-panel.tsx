@@ -289,7 +289,11 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
                 <strong>{notice.theirs.by}</strong> saved {IDENTITY_FILE_NAMES[notice.kind]} (version {notice.theirs.versionNumber}) while
                 you were editing, and the changes overlap. Your text is not saved yet.
               </p>
-              <Button size="sm" onClick={() => setConflict(notice)} data-testid="see-their-changes">
+              <Button
+                size="sm"
+                onClick={() => setConflict({ ...notice, mine: editorRef.current?.getValue() ?? notice.mine })}
+                data-testid="see-their-changes"
+              >
                 See their changes
               </Button>
             </div>
