@@ -156,6 +156,34 @@ describe("config", () => {
     expect(JSON.stringify(events)).not.toContain("setup ");
   });
 
+  it("refuses a save over an entry someone else changed since its base (409 stale_base), and keeps theirs", async () => {
+    const key = `SCRIPT_${Date.now()}`;
+    // A first save that expects no entry yet.
+    const first = await admin().put("/api/v1/config", { scope: "global", key, value: "theirs v1", baseUpdatedAt: null });
+    expect(first.status).toBe(200);
+    const loaded = first.body.entry.updatedAt as string;
+    // Another operator saves on top of it; a second "first save" is now stale too.
+    const other = client((await userWithToken("operator")).token);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await other.put("/api/v1/config", { scope: "global", key, value: "theirs v2", baseUpdatedAt: loaded })).status).toBe(200);
+    for (const baseUpdatedAt of [loaded, null]) {
+      const stale = await admin().put("/api/v1/config", { scope: "global", key, value: "mine", baseUpdatedAt });
+      expect(stale.status).toBe(409);
+      expect(stale.body.error.code).toBe("stale_base");
+      expect(stale.body.error.details.current).toMatchObject({ key, value: "theirs v2" });
+    }
+    expect((await admin().get(`/api/v1/config?key=${key}`)).body.entries[0].value).toBe("theirs v2");
+    // On the current base the save goes through.
+    const current = (await admin().get(`/api/v1/config?key=${key}`)).body.entries[0].updatedAt as string;
+    const saved = await admin().put("/api/v1/config", { scope: "global", key, value: "mine", baseUpdatedAt: current });
+    expect(saved.status).toBe(200);
+    expect(saved.body.entry.value).toBe("mine");
+    // Without a base the save is the plain last-writer-wins PUT it always was.
+    expect((await admin().put("/api/v1/config", { scope: "global", key, value: "anyway" })).status).toBe(200);
+    expect((await admin().put("/api/v1/config", { scope: "global", key, value: "x", baseUpdatedAt: "yesterday" })).status).toBe(400);
+    expect((await admin().delete(`/api/v1/config?scope=global&key=${key}`)).status).toBe(204);
+  });
+
   it("encrypts secrets at rest, never returns them, keeps them for admins", async () => {
     const key = `API_KEY_${Date.now()}`;
     const value = "sk-super-secret-value-123";

@@ -79,7 +79,9 @@ export async function putConfig({ input, actor, role }: { input: PutConfigBody; 
     await assertScopeExists(tx, input.scope, scopeId);
     const before = await tx.swarmConfig.findUnique({ where: where(input) });
     if ((secret || before?.secret) && role !== "admin") throw forbidden("Only an admin may write a secret config entry");
-    if (input.baseUpdatedAt !== undefined && (before?.updatedAt.toISOString() ?? null) !== input.baseUpdatedAt) {
+    // Compared as instants, not as text: any ISO spelling of the base the entry answered is the same base.
+    const base = input.baseUpdatedAt === undefined ? undefined : input.baseUpdatedAt === null ? null : Date.parse(input.baseUpdatedAt);
+    if (base !== undefined && (before?.updatedAt.getTime() ?? null) !== base) {
       throw new ApiError("stale_base", `${input.key} was changed by someone else since you loaded it`, {
         current: before ? toEntryDto(before) : null,
       });
