@@ -171,6 +171,43 @@ test("setup script: a save on top of one another operator made meanwhile is refu
   expect(await read()).toBe("#!/bin/bash\necho base\n\necho mine");
 });
 
+test("setup script on a phone: the conflict notice reads as lines of text, its choices below it", async () => {
+  const setByOther = (value: string) => apiCall("PUT", "/api/v1/config", { scope: "global", key: "SETUP_SCRIPT", value });
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    expect((await setByOther("#!/bin/bash\necho phone base\n")).status).toBe(200);
+    await open("/settings");
+    const editor = page.locator("[data-testid=code-editor] .monaco-editor .view-lines");
+    await expect(editor).toContainText("echo phone base", { timeout: 60_000 });
+    await focusEditor("[data-testid=code-editor]");
+    await page.keyboard.press("ControlOrMeta+End");
+    await page.keyboard.type("\necho mine", { delay: 1 });
+    expect((await setByOther("#!/bin/bash\necho phone base\necho theirs\n")).status).toBe(200);
+    await page.keyboard.press("ControlOrMeta+S");
+    const conflict = page.getByTestId("setup-script-conflict");
+    await expect(conflict).toContainText("Someone else saved the global setup script");
+    // The message spans most of the notice (it had been squeezed into a column a word wide
+    // beside the buttons), and both choices sit below it, on the screen.
+    const message = await conflict.locator("p").boundingBox();
+    const notice = await conflict.boundingBox();
+    const loadTheirs = await conflict.getByRole("button", { name: "Discard mine, load theirs" }).boundingBox();
+    const overwrite = await conflict.getByRole("button", { name: "Save mine over theirs" }).boundingBox();
+    if (!message || !notice || !loadTheirs || !overwrite) throw new Error("the conflict notice is not laid out");
+    expect(message.width).toBeGreaterThan(notice.width * 0.75);
+    for (const button of [loadTheirs, overwrite]) {
+      expect(button.y).toBeGreaterThanOrEqual(message.y + message.height);
+      expect(button.x + button.width).toBeLessThanOrEqual(390);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: "test-results/setup-script-conflict-390.png" });
+    // Settled, so the next test starts from a page with nothing unsaved.
+    await conflict.getByRole("button", { name: "Discard mine, load theirs" }).click();
+    await expect(conflict).toHaveCount(0);
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
+});
+
 test("proposal edit: typed at machine speed, approved edited, applied exactly", async () => {
   const agent = await newAgent({ securityProfile: "standard" });
   const token = workerToken(agent.id);

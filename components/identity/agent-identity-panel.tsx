@@ -4,7 +4,7 @@
 // reason, unsaved-change warnings, a clear stale-save conflict with a diff and a
 // merge path, the version history, the prompt preview and re-bootstrap.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, Eye, Lock, Save } from "lucide-react";
+import { Eye, Lock, Save } from "lucide-react";
 import type { editor } from "monaco-editor";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -15,7 +15,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
-import { ErrorState, Loading } from "@/components/ui/states";
+import { ConflictNotice, ErrorState, Loading } from "@/components/ui/states";
 import { ApiClientError, api, describeError } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import type { SecurityProfile } from "@/lib/contracts/common";
@@ -279,24 +279,22 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
           </div>
 
           {notice ? (
-            <div
-              className="flex flex-wrap items-center gap-3 border-b border-danger/30 bg-danger/10 px-3 py-2 text-sm"
-              role="alert"
-              data-testid="stale-conflict"
+            <ConflictNotice
+              className="border-b"
+              testId="stale-conflict"
+              actions={
+                <Button
+                  size="sm"
+                  onClick={() => setConflict({ ...notice, mine: editorRef.current?.getValue() ?? notice.mine })}
+                  data-testid="see-their-changes"
+                >
+                  See their changes
+                </Button>
+              }
             >
-              <AlertTriangle className="size-4 shrink-0 text-danger" />
-              <p className="min-w-0 flex-1">
-                <strong>{notice.theirs.by}</strong> saved {IDENTITY_FILE_NAMES[notice.kind]} (version {notice.theirs.versionNumber}) while
-                you were editing, and the changes overlap. Your text is not saved yet.
-              </p>
-              <Button
-                size="sm"
-                onClick={() => setConflict({ ...notice, mine: editorRef.current?.getValue() ?? notice.mine })}
-                data-testid="see-their-changes"
-              >
-                See their changes
-              </Button>
-            </div>
+              <strong>{notice.theirs.by}</strong> saved {IDENTITY_FILE_NAMES[notice.kind]} (version {notice.theirs.versionNumber}) while you
+              were editing, and the changes overlap. Your text is not saved yet.
+            </ConflictNotice>
           ) : null}
 
           <div className="min-h-[440px] flex-1" data-testid="identity-editor">

@@ -3,7 +3,6 @@
 // The global setup script (scope global, key SETUP_SCRIPT): runs first in every
 // agent's workspace, before the agent's own script.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle } from "lucide-react";
 import type { editor } from "monaco-editor";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -15,7 +14,7 @@ import { useCan } from "../session-user";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
-import { ErrorState, Loading } from "../ui/states";
+import { ConflictNotice, ErrorState, Loading } from "../ui/states";
 import { useUnsavedChangesGuard } from "../unsaved-guard";
 
 const PATH = `/api/v1/config?scope=global&key=${GLOBAL_SETUP_SCRIPT_KEY}`;
@@ -136,34 +135,34 @@ export function SetupScriptCard() {
         ) : (
           <>
             {conflict ? (
-              <div
-                className="mb-3 flex flex-wrap items-center gap-3 rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm"
-                role="alert"
-                data-testid="setup-script-conflict"
+              <ConflictNotice
+                className="mb-3 rounded-md border"
+                testId="setup-script-conflict"
+                actions={
+                  <>
+                    <Button size="sm" variant="secondary" onClick={loadTheirs} data-testid="setup-script-load-theirs">
+                      Discard mine, load theirs
+                    </Button>
+                    <Button
+                      size="sm"
+                      busy={save.isPending}
+                      onClick={() => saveNow(conflict.current?.updatedAt ?? null)}
+                      data-testid="setup-script-overwrite"
+                    >
+                      Save mine over theirs
+                    </Button>
+                  </>
+                }
               >
-                <AlertTriangle className="size-4 shrink-0 text-danger" />
-                <p className="min-w-0 flex-1">
-                  Someone else saved the global setup script
-                  {conflict.current ? (
-                    <>
-                      {" "}
-                      (<RelativeTime iso={conflict.current.updatedAt} />)
-                    </>
-                  ) : null}{" "}
-                  while you were editing. Your text is not saved yet.
-                </p>
-                <Button size="sm" variant="secondary" onClick={loadTheirs} data-testid="setup-script-load-theirs">
-                  Discard mine, load theirs
-                </Button>
-                <Button
-                  size="sm"
-                  busy={save.isPending}
-                  onClick={() => saveNow(conflict.current?.updatedAt ?? null)}
-                  data-testid="setup-script-overwrite"
-                >
-                  Save mine over theirs
-                </Button>
-              </div>
+                Someone else saved the global setup script
+                {conflict.current ? (
+                  <>
+                    {" "}
+                    (<RelativeTime iso={conflict.current.updatedAt} />)
+                  </>
+                ) : null}{" "}
+                while you were editing. Your text is not saved yet.
+              </ConflictNotice>
             ) : null}
             <CodeEditor
               key={editorKey}

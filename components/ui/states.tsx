@@ -1,3 +1,4 @@
+import { AlertTriangle } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
@@ -33,6 +34,37 @@ export function ErrorState({ error }: { error: unknown }) {
   return (
     <div className="m-4 rounded-md border border-danger/40 bg-danger/10 px-4 py-3 text-sm text-danger" role="alert">
       {message}
+    </div>
+  );
+}
+
+/**
+ * A save refused because someone else saved first: the message and what the operator
+ * can do about it. The message keeps at least 16rem, so on a phone the actions go
+ * on a line of their own instead of squeezing it into a column a word wide.
+ */
+export function ConflictNotice({
+  children,
+  actions,
+  className,
+  testId,
+}: {
+  children: ReactNode;
+  actions: ReactNode;
+  className?: string;
+  testId: string;
+}) {
+  return (
+    <div
+      className={cn("flex flex-wrap items-center gap-3 border-danger/30 bg-danger/10 px-3 py-2 text-sm", className)}
+      role="alert"
+      data-testid={testId}
+    >
+      <p className="flex min-w-[16rem] flex-1 items-start gap-3">
+        <AlertTriangle className="mt-0.5 size-4 shrink-0 text-danger" aria-hidden />
+        <span className="min-w-0">{children}</span>
+      </p>
+      <div className="flex flex-wrap gap-2">{actions}</div>
     </div>
   );
 }
