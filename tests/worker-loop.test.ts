@@ -235,7 +235,7 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
   });
 
   it("does not run a paranoid agent's own lines in its start-up file: only the block between the markers is its setup script", async () => {
-    // DESIGN.md: on paranoid the agent changes none of the files that steer it (the setup script included) without a grant.
+    // On paranoid the agent changes none of the files that steer it (the setup script included) without a grant (lib/identity/rules.ts).
     const agent = await agentWithToken(target, { securityProfile: "paranoid" });
     await saveIdentity(agent.id, "setup-script", AGENT_SCRIPT);
     const setupVersions = await versions(agent.id, "setup-script");
