@@ -177,3 +177,62 @@ describe("one classification", () => {
     expect(await listed("conflict")).toEqual([]);
   });
 });
+
+describe("nothing new to review", () => {
+  const openProposals = async (agentId: string) =>
+    [
+      ...(await admin().get(`/api/v1/proposals?status=pending&agentId=${agentId}`)).body.proposals,
+      ...(await admin().get(`/api/v1/proposals?status=conflict&agentId=${agentId}`)).body.proposals,
+    ] as Array<{ id: string }>;
+
+  it("a proposal of the file's current text queues nothing: 200 applied, unchanged, the live version", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const base = await current(agent.id, "soul");
+    const reply = await worker.put("/api/worker/identity/soul", {
+      content: base.content,
+      baseVersionId: base.versionId,
+      reason: "no real change",
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: "applied", versionId: base.versionId, unchanged: true });
+    expect(await openProposals(agent.id)).toEqual([]);
+    expect((await admin().get("/api/v1/proposals/count?status=pending")).status).toBe(200);
+    expect(await versionCount(agent.id, "SOUL")).toBe(1);
+  });
+
+  it("a stale proposal the operator has already made (same text now live) queues nothing either", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    const base = await current(agent.id, "soul");
+    const wanted = base.content.replace("## Boundaries", "## Boundaries\n- ask before deleting files");
+    const saved = await admin().put(`/api/v1/agents/${agent.id}/identity/soul`, { content: wanted, baseVersionId: base.versionId });
+    expect(saved.status).toBe(200);
+    const reply = await worker.put("/api/worker/identity/soul", { content: wanted, baseVersionId: base.versionId, reason: "boundary" });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ status: "applied", versionId: saved.body.versionId, unchanged: true });
+    expect(await openProposals(agent.id)).toEqual([]);
+    expect(await versionCount(agent.id, "SOUL")).toBe(2);
+  });
+
+  it("the same change sent again keeps the one open proposal (same id, still pending) instead of superseding it with a copy", async () => {
+    const { agent, worker, base, proposalId } = await propose("soul", "# Soul\nbe brief\n");
+    const again = await worker.put("/api/worker/identity/soul", {
+      content: "# Soul\nbe brief\n",
+      baseVersionId: base.versionId,
+      reason: "retry",
+    });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ status: "pending", proposalId });
+    expect((await openProposals(agent.id)).map((p) => p.id)).toEqual([proposalId]);
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.status).toBe("pending");
+    // A different change still replaces it: one open proposal per file.
+    const other = await worker.put("/api/worker/identity/soul", {
+      content: "# Soul\nbe thorough\n",
+      baseVersionId: base.versionId,
+      reason: "changed my mind",
+    });
+    expect(other.status).toBe(202);
+    expect(other.body.proposalId).not.toBe(proposalId);
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body.status).toBe("superseded");
+    expect((await openProposals(agent.id)).map((p) => p.id)).toEqual([other.body.proposalId]);
+  });
+});

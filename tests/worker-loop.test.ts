@@ -419,6 +419,28 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(await proposals(agent.id)).toEqual([]);
   });
 
+  it("a `swarm identity propose` of the file's current text queues nothing for review and tells the agent so", async () => {
+    const agent = await agentWithToken(target, { securityProfile: "standard" });
+    const ws = workspace();
+    const taskId = await createTask(target, { title: "propose nothing", agentId: agent.id });
+    const script = [
+      "cat >/dev/null",
+      `cp "$SWARMDECK_HOME/SOUL.md" /tmp/same-$$.md`,
+      "swarm identity propose soul --file /tmp/same-$$.md --reason 'same'; echo \"propose exit $?\"",
+      "rm -f /tmp/same-$$.md",
+    ].join("\n");
+    const run = worker(agent.token, ws.dir, { AGENT_COMMAND: script });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("completed");
+    expect(task.output).toMatch(/unchanged: soul is already this text \(version \S+\); nothing to review\s+propose exit 0/i);
+    expect(await proposals(agent.id)).toEqual([]);
+    expect(await agentVersions(agent.id, "soul")).toEqual([]);
+    expect(events.map((event: { message: string }) => event.message)).toContain(
+      "SOUL.md: unchanged (the proposed text is the current version; nothing to review)",
+    );
+  });
+
   it("sends no identity file, memory or `swarm` input that is not UTF-8 text, and says so (the bytes would become U+FFFD)", async () => {
     const agent = await agentWithToken(target, { securityProfile: "power" });
     const soulBefore = await identity(target, agent.id, "soul");

@@ -95,7 +95,13 @@ async function route(ctx: Context, path: string, body: unknown): Promise<[number
         if (outcome.result === "applied" && outcome.versionId) await ctx.sync.adoptApplied(kind, input.content, outcome.versionId);
         return [
           outcome.result === "applied" ? 200 : 202,
-          { status: outcome.result, versionId: outcome.versionId, proposalId: outcome.proposalId, detail: outcome.detail },
+          {
+            status: outcome.result,
+            versionId: outcome.versionId,
+            proposalId: outcome.proposalId,
+            ...(outcome.unchanged ? { unchanged: true } : {}),
+            detail: outcome.detail,
+          },
         ];
       }
       return [

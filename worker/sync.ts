@@ -30,6 +30,8 @@ import {
 type FileState = { base: string | null; synced: string };
 type SendOutcome = SyncOutcome & {
   versionId?: string;
+  /** Applied without a new version: the app already had this text. */
+  unchanged?: boolean;
   proposalId?: string;
   status?: number;
   code?: string;
@@ -341,7 +343,16 @@ export class WorkspaceSync {
     try {
       const result = await api.putIdentity(kind, { content, baseVersionId: base, reason, mode, taskId });
       return result.status === "applied"
-        ? record({ kind, result: "applied", detail: `applied as version ${result.versionId}`, versionId: result.versionId, status: 200 })
+        ? record({
+            kind,
+            result: "applied",
+            detail: result.unchanged
+              ? `unchanged (version ${result.versionId} already has this text)`
+              : `applied as version ${result.versionId}`,
+            versionId: result.versionId,
+            unchanged: result.unchanged === true,
+            status: 200,
+          })
         : record({
             kind,
             result: "pending",
@@ -407,8 +418,11 @@ export class WorkspaceSync {
       return {
         kind,
         result: "applied",
-        detail: `409 ${error.code}: resent and applied as ${result.versionId}`,
+        detail: result.unchanged
+          ? `409 ${error.code}: the current version ${result.versionId} already has this text`
+          : `409 ${error.code}: resent and applied as ${result.versionId}`,
         versionId: result.versionId,
+        unchanged: result.unchanged === true,
         status: 409,
       };
     } catch (retryError) {

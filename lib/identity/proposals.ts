@@ -1,6 +1,7 @@
 // Identity proposals: agent changes queued for an operator (standard profile, or
 // `mode: "propose"`). A newer proposal for the same file from the same agent
-// supersedes the open one; a stale base that does not merge is a `conflict`.
+// supersedes the open one; a stale base that does not merge is a `conflict`; a change
+// that leaves the file as it is, or repeats the open proposal, queues nothing new.
 import "server-only";
 import { type Actor, appendAudit } from "@/lib/audit/audit-log";
 import {
@@ -39,11 +40,33 @@ interface ProposedChange {
   taskId: string | null;
 }
 
-export async function createProposal(tx: Tx, args: ProposedChange & { trigger: Trigger; actor: Actor }): Promise<IdentityProposal> {
+/**
+ * What createProposal did: queued a new proposal; found the same change already open
+ * (`repeated`: nothing new for a reviewer); or found nothing to review, the change
+ * leaving the file as it is (`unchanged`, with the live version).
+ */
+export type ProposalOutcome = { kind: "queued" | "repeated"; proposal: IdentityProposal } | { kind: "unchanged"; versionId: string };
+
+export async function createProposal(tx: Tx, args: ProposedChange & { trigger: Trigger; actor: Actor }): Promise<ProposalOutcome> {
   const { file } = args;
   // A proposal over the limit could never be approved (appendVersion refuses it): refused here, whoever proposes.
   assertIdentitySize(args.content);
   const check = await checkBase(tx, file, args.baseVersionId, args.content);
+  // Approving it would write nothing: an operator is not asked to review a change that is not one.
+  if (check.ok && isLive(file.currentVersion) && file.currentVersion.content === check.content) {
+    return { kind: "unchanged", versionId: file.currentVersion.id };
+  }
+  const open = await tx.identityProposal.findMany({
+    where: { agentId: args.agentId, fileId: file.id, status: { in: OPEN } },
+    select: { id: true, baseVersionId: true, proposedContent: true },
+  });
+  // The same text from the same base is already waiting (an agent sending it again, a
+  // retried sync): the open proposal stands, with its place in the queue and any review begun.
+  const same = open.find((row) => row.baseVersionId === args.baseVersionId && row.proposedContent === args.content);
+  if (same) {
+    const proposal = await tx.identityProposal.findUniqueOrThrow({ where: { id: same.id } });
+    return { kind: "repeated", proposal };
+  }
   const proposal = await tx.identityProposal.create({
     data: {
       agentId: args.agentId,
@@ -57,10 +80,6 @@ export async function createProposal(tx: Tx, args: ProposedChange & { trigger: T
       status: check.ok ? "pending" : "conflict",
       taskId: args.taskId,
     },
-  });
-  const open = await tx.identityProposal.findMany({
-    where: { agentId: args.agentId, fileId: file.id, status: { in: OPEN }, id: { not: proposal.id } },
-    select: { id: true },
   });
   if (open.length > 0) {
     await tx.identityProposal.updateMany({
@@ -84,7 +103,7 @@ export async function createProposal(tx: Tx, args: ProposedChange & { trigger: T
       superseded: open.map((row) => row.id),
     },
   });
-  return proposal;
+  return { kind: "queued", proposal };
 }
 
 /** A change the agent's profile refused: kept, decided at once, so the agent and the operators can read what it wanted. */

@@ -220,7 +220,7 @@ export async function writeIdentityAsAgent({
     await requireAgent(tx, agent.id);
     const file = await ensureFile(tx, agent.id, kind);
     if (decision.outcome === "propose") {
-      const proposal = await createProposal(tx, {
+      const proposed = await createProposal(tx, {
         file,
         agentId: agent.id,
         baseVersionId: body.baseVersionId,
@@ -230,10 +230,22 @@ export async function writeIdentityAsAgent({
         taskId,
         actor,
       });
+      if (proposed.kind === "unchanged") {
+        await addSyncEvent(tx, taskId, agent.id, {
+          status: 200,
+          message: `${fileName}: unchanged (the proposed text is the current version; nothing to review)`,
+          data: { ...base, versionId: proposed.versionId, merged: false },
+        });
+        return { httpStatus: 200 as const, result: { status: "applied" as const, versionId: proposed.versionId, unchanged: true } };
+      }
+      const { proposal } = proposed;
       if (proposal.status === "conflict") return { conflict: proposal.id, file };
       await addSyncEvent(tx, taskId, agent.id, {
         status: 202,
-        message: `${fileName}: proposal queued for review`,
+        message:
+          proposed.kind === "repeated"
+            ? `${fileName}: the same change already waits for review (proposal ${proposal.id})`
+            : `${fileName}: proposal queued for review`,
         data: { ...base, proposalId: proposal.id },
       });
       return { httpStatus: 202 as const, result: { status: "pending" as const, proposalId: proposal.id } };

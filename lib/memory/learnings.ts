@@ -59,7 +59,7 @@ async function addClaudeNote(tx: Tx, target: Target, input: LearningInput, from:
     return { status: "refused", versionId: null, proposalId: null, message: decision.message };
   }
   if (decision.outcome === "propose") {
-    const proposal = await createProposal(tx, {
+    const proposed = await createProposal(tx, {
       file,
       agentId: target.id,
       baseVersionId: file.currentVersionId,
@@ -69,7 +69,15 @@ async function addClaudeNote(tx: Tx, target: Target, input: LearningInput, from:
       taskId: null,
       actor: from.actor,
     });
-    return { status: "pending", versionId: null, proposalId: proposal.id, message: "Waits for an operator's review (the agent's profile)" };
+    if (proposed.kind === "unchanged") {
+      return { status: "applied", versionId: proposed.versionId, proposalId: null, message: "CLAUDE.md already has this note" };
+    }
+    return {
+      status: "pending",
+      versionId: null,
+      proposalId: proposed.proposal.id,
+      message: "Waits for an operator's review (the agent's profile)",
+    };
   }
   return apply({ type: "lead", id: from.fromAgent.id }, "agent_write");
 }

@@ -13,6 +13,7 @@ type Body = {
   error?: { code?: string; message?: string; details?: unknown };
   status?: string;
   versionId?: string;
+  unchanged?: boolean;
   proposalId?: string;
   proposals?: AgentDecision[];
   results?: Array<{ name: string; content: string; score: number; scope: string; source: string }>;
@@ -106,7 +107,9 @@ function print(cmd: SwarmCommand, answer: Answer): number {
   }
   switch (cmd.command) {
     case "identity":
-      if (body.status === "applied") console.log(`applied: ${cmd.kind} is now version ${body.versionId}`);
+      if (body.status === "applied" && body.unchanged)
+        console.log(`unchanged: ${cmd.kind} is already this text (version ${body.versionId}); nothing to review`);
+      else if (body.status === "applied") console.log(`applied: ${cmd.kind} is now version ${body.versionId}`);
       else
         console.log(
           `proposed: ${cmd.kind} waits for an operator's review (proposal ${body.proposalId})${body.status === "conflict_proposed" ? "; the file had changed since your task started" : ""}`,
