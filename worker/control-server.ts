@@ -9,6 +9,7 @@ import { z } from "zod";
 import { slugToKind } from "../lib/contracts/identity";
 import { searchMemoryBodySchema } from "../lib/contracts/memory";
 import { type ApiClient, WorkerApiError } from "./api-client";
+import { MAX_CONTROL_BODY_BYTES as MAX_BODY_BYTES } from "./cli/control-call";
 import { CONTROL_HEADER } from "./cli/swarm-args";
 import { parseControlBody as parse } from "./control-body";
 import type { Heartbeat } from "./heartbeat";
@@ -53,8 +54,6 @@ function send(res: ServerResponse, status: number, body: unknown) {
 function fail(res: ServerResponse, status: number, code: string, message: string, details?: unknown) {
   send(res, status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
 }
-
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];

@@ -9,6 +9,9 @@ export type ControlBody = {
 };
 export type ControlAnswer = { status: number; body: ControlBody | null };
 
+/** The largest request body the worker's control server takes (worker/control-server.ts answers 413 beyond). */
+export const MAX_CONTROL_BODY_BYTES = 2 * 1024 * 1024;
+
 export async function controlCall(path: string, body: unknown): Promise<ControlAnswer> {
   const url = process.env.SWARMDECK_CONTROL_URL;
   const secret = process.env.SWARMDECK_CONTROL_SECRET;

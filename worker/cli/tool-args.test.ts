@@ -19,6 +19,18 @@ describe("swarm tool arguments", () => {
       name: "count_words",
       input: {},
     });
+    // Inputs too big for a command line come from a file, or from stdin (-).
+    expect(parseSwarmArgs(["tool", "run", "count_words", "--input-file", "-"])).toEqual({
+      command: "tool",
+      action: "run",
+      name: "count_words",
+      input: undefined,
+      inputFile: "-",
+    });
+    expect(parseSwarmArgs(["tool", "write", "count_words", "--file", "t.ts", "--test-input-file", "in.json"])).toMatchObject({
+      testInput: undefined,
+      testInputFile: "in.json",
+    });
     expect(parseSwarmArgs(["tool", "delete", "count_words", "--reason", "unused"])).toMatchObject({ action: "delete", reason: "unused" });
     expect(parseSwarmArgs(["tool", "list"])).toEqual({ command: "tool", action: "list" });
     expect(parseSwarmArgs(["mcp"])).toEqual({ command: "mcp" });
@@ -30,6 +42,7 @@ describe("swarm tool arguments", () => {
       [["tool", "write", "count"], "--file is required"],
       [["tool", "run", "count", "--input", "{nope"], "--input is not JSON"],
       [["tool", "run"], "needs a tool name"],
+      [["tool", "run", "count", "--input", "{}", "--input-file", "in.json"], "give --input or --input-file, not both"],
       [["tool", "fly"], "write, run, delete or list"],
       [["mcp", "extra"], "takes no arguments"],
     ];

@@ -8,7 +8,7 @@ export const RUNNER_SOURCE = String.raw`
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 
-const config = JSON.parse(process.argv[2]);
+const config = JSON.parse(fs.readFileSync(new URL("./config.json", import.meta.url), "utf8"));
 const write = (message) => { try { fs.writeSync(3, JSON.stringify(message)); } catch {} };
 
 function denied(what) {

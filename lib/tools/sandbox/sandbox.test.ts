@@ -112,6 +112,15 @@ describe("compiling", { timeout: 30_000 }, () => {
     const result = await run(toolSource("return 1;", "", "z.object({ count: z.number() })"), { count: "three" });
     expect(result).toMatchObject({ ok: false, reason: "invalid_input", error: expect.stringContaining("count") });
   });
+
+  it("takes an input of megabytes (far more than one command-line argument holds) whole", async () => {
+    const text = "0123456789abcdef".repeat(128 * 1024); // 2 MiB of text
+    const result = await run(
+      toolSource("return { length: input.text.length, last: input.text.slice(-4) };", "", "z.object({ text: z.string() })"),
+      { text },
+    );
+    expect(result).toMatchObject({ ok: true, output: { length: text.length, last: "cdef" } });
+  });
 });
 
 describe("what the sandbox stops", { timeout: 30_000 }, () => {

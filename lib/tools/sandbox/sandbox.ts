@@ -107,14 +107,18 @@ export async function runInSandbox({
   try {
     await writeFile(path.join(dir, "runner.mjs"), RUNNER_SOURCE);
     await writeFile(path.join(dir, "tool.mjs"), compiledCode);
+    // The input goes in a file, not on the command line: one argument holds at most 128 KiB (E2BIG beyond).
+    await writeFile(
+      path.join(dir, "config.json"),
+      JSON.stringify({ input: input ?? {}, network: limits.network, timeoutMs: limits.timeoutMs }),
+    );
     const identity = runAs?.uid !== undefined ? { uid: runAs.uid, gid: runAs.gid ?? runAs.uid } : null;
     if (identity) {
       // Its folder becomes that user's (the tool writes there); the runner and the tool stay readable only.
       await chown(dir, identity.uid, identity.gid);
       await chmod(dir, 0o700);
-      for (const file of ["runner.mjs", "tool.mjs"]) await chmod(path.join(/*turbopackIgnore: true*/ dir, file), 0o444);
+      for (const file of ["runner.mjs", "tool.mjs", "config.json"]) await chmod(path.join(/*turbopackIgnore: true*/ dir, file), 0o444);
     }
-    const config = JSON.stringify({ input: input ?? {}, network: limits.network, timeoutMs: limits.timeoutMs });
     const child = spawn(
       process.execPath,
       [
@@ -124,7 +128,6 @@ export async function runInSandbox({
         `--max-old-space-size=${memoryMb}`,
         "--no-warnings",
         path.join(dir, "runner.mjs"),
-        config,
       ],
       { cwd: dir, env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe", "pipe"], ...(identity ?? {}) },
     );
