@@ -92,9 +92,10 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     const run = spawnWorker({ ...coderEnv(agent.token), PATH: `${bin}:${process.env.PATH}` });
     expect(await run.exited, run.log()).toBe(0);
     expect((await getTask(target, first)).task.status, run.log()).toBe("completed");
-    const fetches = readFileSync(calls, "utf8")
-      .split("\n")
-      .filter((line) => line.startsWith("fetch"));
+    const lines = readFileSync(calls, "utf8").split("\n").filter(Boolean);
+    // Every one of them without the checkout's hooks (the agent can write those).
+    for (const line of lines) expect(line).toMatch(/^-c core\.hooksPath=\/dev\/null /);
+    const fetches = lines.filter((line) => /^(-c \S+ )*fetch /.test(line));
     // The claim's check fetched a moment before the task branch was made: no second fetch for it.
     expect(fetches, run.log()).toHaveLength(2);
     expect(originFile(`change-${first}.txt`)).toBe(`line from ${first}`);
@@ -152,5 +153,73 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
       expect(run.log()).toMatch(new RegExp(`task=${regExpText(taskId)} git: origin had been changed in the checkout`));
     }
     expect(sh(decoy, "log", "--format=%s", "main")).toBe("initial");
+  });
+
+  it("removes the insteadOf rules and includes an agent writes into .git/config, says so on the task, and merges into the project", async () => {
+    const decoy = path.join(root, "decoy.git");
+    sh(root, "clone", "--quiet", "--bare", origin, decoy);
+    const agent = await agentWithToken(target);
+    const rules = await createTask(target, { title: "rewrite the address", agentId: agent.id });
+    const include = await createTask(target, { title: "include a file", agentId: agent.id });
+    const planted = path.join(root, "planted.gitconfig");
+    const run = spawnWorker(
+      {
+        ...coderEnv(agent.token),
+        AGENT_COMMAND: [
+          "cat >/dev/null",
+          `if [ "$SWARMDECK_TASK_ID" = "${rules}" ]; then git config url.'${decoy}'.insteadOf '${origin}'; git config url.'${decoy}'.pushInsteadOf '${origin}'; fi`,
+          `if [ "$SWARMDECK_TASK_ID" = "${include}" ]; then printf '[remote "origin"]\\n\\tpushurl = ${decoy}\\n' > '${planted}'; git config include.path '${planted}'; fi`,
+          'echo "line from $SWARMDECK_TASK_ID" > "change-$SWARMDECK_TASK_ID.txt"',
+        ].join("\n"),
+      },
+      [],
+    );
+    try {
+      await run.waitFor(new RegExp(`task=${include} .*task completed`), 60_000);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+    for (const [taskId, removed] of [
+      [rules, `url.${decoy}.insteadof=${origin}`],
+      [include, `include.path=${planted}`],
+    ] as const) {
+      const { task, events } = await getTask(target, taskId);
+      expect(task.status, run.log()).toBe("completed");
+      expect(originFile(`change-${taskId}.txt`)).toBe(`line from ${taskId}`);
+      // On the task's timeline, for the operator: what the worker removed.
+      const notes = events
+        .filter((event: { type: string }) => event.type === "progress")
+        .map((event: { message?: string }) => event.message ?? "");
+      expect(notes.join("\n"), JSON.stringify(events)).toContain(removed);
+    }
+    expect(readFileSync(path.join(root, "ws-ada", "project", ".git", "config"), "utf8")).not.toMatch(/insteadOf|include/i);
+    expect(sh(decoy, "log", "--format=%s", "main")).toBe("initial");
+  });
+
+  it("fails the task, pushing nothing, when the agent redirects the remote where the worker cannot undo it", async () => {
+    const decoy = path.join(root, "decoy.git");
+    sh(root, "clone", "--quiet", "--bare", origin, decoy);
+    const agent = await agentWithToken(target);
+    // The agent's user's own git config (its HOME's), which the worker does not change.
+    const global = path.join(root, "agent.gitconfig");
+    writeFileSync(global, "");
+    const taskId = await createTask(target, { title: "push elsewhere for good", agentId: agent.id });
+    const run = spawnWorker({
+      ...coderEnv(agent.token),
+      GIT_CONFIG_GLOBAL: global,
+      AGENT_COMMAND: [
+        "cat >/dev/null",
+        `git config --global url.'${decoy}'.pushInsteadOf '${origin}'`,
+        'echo "line from $SWARMDECK_TASK_ID" > "change-$SWARMDECK_TASK_ID.txt"',
+      ].join("\n"),
+    });
+    expect(await run.exited, run.log()).toBe(0);
+    const { task } = await getTask(target, taskId);
+    expect(task.status, run.log()).toBe("failed");
+    expect(task.failureReason).toContain(`no longer resolves to ${origin}`);
+    expect(task.failureReason).toContain(`file:${global}: url.${decoy}.pushinsteadof ${origin}`);
+    expect(sh(origin, "ls-tree", "--name-only", "main")).not.toContain(`change-${taskId}.txt`);
+    expect(sh(decoy, "branch", "--list")).not.toContain("task-");
   });
 });

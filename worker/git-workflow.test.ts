@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AgentRerun, finishTaskBranch, isGitWorkspace, prepareTaskBranch } from "./git-workflow";
+import { type AgentRerun, finishTaskBranch, isGitWorkspace, prepareTaskBranch, type RemoteUrls, remoteUrls } from "./git-workflow";
 
 let root: string;
 let origin: string;
@@ -247,5 +247,142 @@ describe("git workflow", () => {
     );
     expect(reruns).toBe(3);
     expect(originFile("app.txt")).toContain("line 2 by bob");
+  });
+});
+
+describe("the checkout's .git/config, which the agent can write", () => {
+  let decoy: string;
+  /** Another repository with a main of its own: where an agent would send the project's work, or take main from. */
+  beforeEach(() => {
+    decoy = path.join(root, "decoy.git");
+    sh(root, "clone", "--quiet", "--bare", origin, decoy);
+    const other = path.join(root, "decoy-seed");
+    sh(root, "clone", "--quiet", decoy, other);
+    writeFileSync(path.join(other, "decoy.txt"), "not the project\n");
+    sh(other, "add", ".");
+    sh(other, "-c", "user.name=d", "-c", "user.email=d@test.local", "commit", "--quiet", "-m", "decoy commit");
+    sh(other, "push", "--quiet", "origin", "HEAD:main");
+  });
+
+  async function pinnedClone(name: string): Promise<{ dir: string; pinned: RemoteUrls; heard: string[] }> {
+    const dir = clone(name);
+    const pinned = await remoteUrls(dir, "origin");
+    if (!pinned) throw new Error("no origin");
+    return { dir, pinned, heard: [] };
+  }
+  const config = (dir: string) => readFileSync(path.join(dir, ".git", "config"), "utf8");
+  const decoyMain = () => sh(decoy, "log", "--format=%s", "main");
+
+  it("an insteadOf rule for the project's address is removed: main comes from the project, and the removal is reported", async () => {
+    const { dir, pinned, heard } = await pinnedClone("ada");
+    commitToMain(clone("bob"), "from-bob.txt", "bob was here\n");
+    sh(dir, "config", `url.${decoy}.insteadOf`, origin);
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", pinned, onRepinned: (was) => heard.push(was) });
+    expect(existsSync(path.join(dir, "from-bob.txt"))).toBe(true);
+    expect(existsSync(path.join(dir, "decoy.txt"))).toBe(false);
+    expect(config(dir)).not.toContain("insteadOf");
+    expect(heard).toEqual([expect.stringContaining(`removed from its .git/config: url.${decoy}.insteadof=${origin}`)]);
+    writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun, pinned });
+    expect(outcome).toMatchObject({ kind: "merged" });
+    expect(originFile("feature.txt")).toBe("mine");
+    expect(decoyMain()).not.toContain("m\n");
+  });
+
+  it("a pushInsteadOf rule the agent adds while it works does not take the merge elsewhere", async () => {
+    const { dir, pinned, heard } = await pinnedClone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", pinned, onRepinned: (was) => heard.push(was) });
+    expect(heard).toEqual([]);
+    // The agent's run:
+    writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+    sh(dir, "config", `url.${decoy}.pushInsteadOf`, origin);
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "task-t1: mine",
+      verifyRetries: 0,
+      rerun: noRerun,
+      pinned,
+      onRepinned: (was) => heard.push(was),
+    });
+    expect(outcome).toMatchObject({ kind: "merged" });
+    expect(originFile("feature.txt")).toBe("mine");
+    expect(decoyMain()).toBe("decoy commit\ninitial");
+    expect(heard).toEqual([expect.stringContaining(`url.${decoy}.pushinsteadof=${origin}`)]);
+  });
+
+  it("an include of a file the agent wrote is removed, with what that file redirected; the file itself is left", async () => {
+    const { dir, pinned, heard } = await pinnedClone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", pinned });
+    const planted = path.join(root, "agent-notes.gitconfig");
+    writeFileSync(planted, `[url "${decoy}"]\n\tinsteadOf = ${origin}\n[remote "origin"]\n\tpushurl = ${decoy}\n`);
+    sh(dir, "config", "include.path", planted);
+    sh(dir, "config", `includeIf.gitdir:${dir}/.path`, planted);
+    writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "m",
+      verifyRetries: 0,
+      rerun: noRerun,
+      pinned,
+      onRepinned: (was) => heard.push(was),
+    });
+    expect(outcome).toMatchObject({ kind: "merged" });
+    expect(originFile("feature.txt")).toBe("mine");
+    expect(decoyMain()).toBe("decoy commit\ninitial");
+    expect(heard[0]).toContain(`include.path=${planted}`);
+    expect(heard[0]).toContain(`includeif.gitdir:${dir}/.path=${planted}`);
+    expect(config(dir)).not.toContain(planted);
+    expect(existsSync(planted)).toBe(true);
+  });
+
+  it("refuses to push, with a reason naming the file, when a rule the worker does not remove redirects the remote", async () => {
+    const { dir, pinned } = await pinnedClone("ada");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", pinned });
+    // The agent's user's own git config (its HOME is the agent's): not the checkout's, so the worker leaves it.
+    const global = path.join(root, "agent-home.gitconfig");
+    writeFileSync(global, `[url "${decoy}"]\n\tpushInsteadOf = ${origin}\n`);
+    const before = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = global;
+    try {
+      writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+      const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun, pinned });
+      expect(outcome).toMatchObject({ kind: "failed", refused: true });
+      expect(outcome.kind === "failed" && outcome.reason).toContain(`no longer resolves to ${origin}`);
+      expect(outcome.kind === "failed" && outcome.reason).toContain(`file:${global}: url.${decoy}.pushinsteadof ${origin}`);
+    } finally {
+      if (before === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = before;
+    }
+    expect(decoyMain()).toBe("decoy commit\ninitial");
+    expect(sh(origin, "ls-tree", "--name-only", "main")).toBe("app.txt");
+  });
+
+  it("the worker's own git commands run none of the agent's hooks, fsmonitor, upload-pack or ssh command", async () => {
+    const { dir, pinned, heard } = await pinnedClone("ada");
+    const ran = path.join(root, "ran.log");
+    const program = (name: string) => {
+      const file = path.join(root, `${name}.sh`);
+      writeFileSync(file, `#!/bin/sh\necho ${name} >> '${ran}'\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+      return file;
+    };
+    for (const hook of ["pre-commit", "post-checkout", "pre-push", "reference-transaction", "post-merge"])
+      writeFileSync(path.join(dir, ".git", "hooks", hook), `#!/bin/sh\necho ${hook} >> '${ran}'\nexit 1\n`, { mode: 0o755 });
+    sh(dir, "config", "core.fsmonitor", program("fsmonitor"));
+    sh(dir, "config", "remote.origin.uploadpack", program("uploadpack"));
+    sh(dir, "config", "core.sshCommand", program("ssh"));
+    sh(dir, "config", "credential.helper", `!${program("credential")}`);
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1", pinned, onRepinned: (was) => heard.push(was) });
+    writeFileSync(path.join(dir, "feature.txt"), "mine\n");
+    const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun, pinned });
+    expect(outcome).toMatchObject({ kind: "merged" });
+    expect(originFile("feature.txt")).toBe("mine");
+    expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
+    expect(heard[0]).toContain("remote.origin.uploadpack=");
+    expect(heard[0]).toContain("core.sshcommand=");
+    expect(heard[0]).toContain("credential.helper=");
+    // The agent's own git in its checkout still has what it set up for itself.
+    expect(sh(dir, "config", "core.fsmonitor")).toContain("fsmonitor.sh");
   });
 });

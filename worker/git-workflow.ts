@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 import { git, gitOrThrow } from "./git";
+import { removeRedirects, rewriteOrigins } from "./git-config-guard";
 import { tail } from "./log";
 
 export type GitSettings = { dir: string; remote: string; main: string };
@@ -22,7 +23,8 @@ export type GitOutcome =
       leftover?: string;
     }
   | { kind: "no_changes"; branch: string }
-  | { kind: "failed"; branch: string; reason: string };
+  /** `refused`: the agent left the remote pointing elsewhere and it could not be put back; the work is not pushed. */
+  | { kind: "failed"; branch: string; reason: string; refused?: true };
 /** The remote's addresses from the worker's start (worker/workspace-layout.ts), kept by pinRemote; `onRepinned` hears what the agent had left. */
 export type RemotePin = { pinned?: RemoteUrls; onRepinned?: (was: string) => void };
 /** Runs the agent once more with this prompt (fix the verification errors, resolve a conflict). */
@@ -45,27 +47,59 @@ export async function remoteUrls(dir: string, remote: string): Promise<RemoteUrl
   return fetched.ok && pushed.ok ? { fetch: fetched.stdout.trim(), push: pushed.stdout.trim() } : null;
 }
 
+/** The checkout's own remote addresses as written, before any insteadOf rule rewrites them. */
+export async function writtenAddresses(dir: string, remote: string): Promise<string[]> {
+  const written = await git(dir, [
+    "config",
+    "--local",
+    "--get-regexp",
+    `^remote\\.${remote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(push)?url$`,
+  ]);
+  return written.stdout
+    .split("\n")
+    .map((line) => line.slice(line.indexOf(" ") + 1))
+    .filter(Boolean);
+}
+
+/** The remote's addresses cannot be put back: the worker neither fetches nor pushes there. */
+export class RemoteRedirectError extends Error {}
+
 /**
  * Puts the remote back to the addresses it had when the worker started. The agent can
- * rewrite the checkout's .git/config (a pushurl, another url), and the worker would
- * then fetch main from, or merge the task into, another repository while it reported
- * the task merged into the project's main. Answers what the agent had left (null: the
- * remote was as pinned); throws when the addresses cannot be put back (an insteadOf
- * rule or an include the worker does not remove).
+ * rewrite the checkout's .git/config (a pushurl, another url, an insteadOf rule, an
+ * include of a file it wrote), and the worker would then fetch main from, or merge the
+ * task into, another repository while it reported the task merged into the project's
+ * main. What redirects the remote, or runs a program on the way, is removed from the
+ * checkout's config (worker/git-config-guard.ts) and the addresses are set again.
+ * Answers what the agent had left (null: nothing); throws RemoteRedirectError when the
+ * remote still resolves elsewhere (a rule in a file the worker does not change).
  */
 export async function pinRemote(dir: string, remote: string, pinned: RemoteUrls): Promise<string | null> {
   const found = await remoteUrls(dir, remote);
-  if (found && found.fetch === pinned.fetch && found.push === pinned.push) return null;
-  if (!found) await git(dir, ["remote", "add", remote, pinned.fetch]);
-  await git(dir, ["config", "--local", "--unset-all", `remote.${remote}.pushurl`]);
-  await gitOrThrow(dir, ["remote", "set-url", remote, pinned.fetch]);
-  if (pinned.push !== pinned.fetch) await gitOrThrow(dir, ["remote", "set-url", "--push", remote, pinned.push]);
+  const removed = await removeRedirects(dir, remote, [pinned.fetch, pinned.push, ...(await writtenAddresses(dir, remote))]);
+  const resolved = removed.length ? await remoteUrls(dir, remote) : found;
+  const moved = !resolved || resolved.fetch !== pinned.fetch || resolved.push !== pinned.push;
+  if (moved) {
+    if (!resolved) await git(dir, ["remote", "add", remote, pinned.fetch]);
+    await git(dir, ["config", "--local", "--unset-all", `remote.${remote}.pushurl`]);
+    await gitOrThrow(dir, ["remote", "set-url", remote, pinned.fetch]);
+    if (pinned.push !== pinned.fetch) await gitOrThrow(dir, ["remote", "set-url", "--push", remote, pinned.push]);
+  }
   const now = await remoteUrls(dir, remote);
-  if (!now || now.fetch !== pinned.fetch || now.push !== pinned.push)
-    throw new Error(
-      `the checkout's ${remote} no longer resolves to ${pinned.fetch} (fetch ${now?.fetch ?? "-"}, push ${now?.push ?? "-"}: its .git/config was changed); not fetching or pushing there`,
+  if (!now || now.fetch !== pinned.fetch || now.push !== pinned.push) {
+    const rules = await rewriteOrigins(dir);
+    throw new RemoteRedirectError(
+      `the checkout's ${remote} no longer resolves to ${pinned.fetch} (fetch ${now?.fetch ?? "-"}, push ${now?.push ?? "-"}) and the worker cannot put it back: ` +
+        `${rules ? `rewritten by ${rules}` : "its git config was changed"} (the worker removes such rules from the checkout's .git/config only); not fetching or pushing there`,
     );
-  return found ? `fetch ${found.fetch}, push ${found.push}` : "removed";
+  }
+  if (!moved && !removed.length) return null;
+  const was = !found
+    ? "removed"
+    : found.fetch !== pinned.fetch || found.push !== pinned.push
+      ? `fetch ${found.fetch}, push ${found.push}`
+      : "";
+  return [was, removed.length ? `removed from its .git/config: ${removed.join(", ")}` : ""].filter(Boolean).join("; ");
 }
 
 export function taskBranch(taskId: string): string {
@@ -248,6 +282,7 @@ export async function finishTaskBranch({
     if (pinned) {
       // The agent ran (and may have run again for the gate or a conflict): the remote must still be the project's.
       const repinned = await pinRemote(dir, remote, pinned).catch((error: Error) => error);
+      if (repinned instanceof RemoteRedirectError) return { kind: "failed", branch, reason: repinned.message, refused: true };
       if (repinned instanceof Error) return { kind: "failed", branch, reason: repinned.message };
       if (repinned) onRepinned?.(repinned);
     }

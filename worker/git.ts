@@ -1,15 +1,32 @@
 // A thin promise wrapper around the git command line (the workflow owns git, the agent only writes code).
 // The agent can rewrite the checkout's hooks and .git/config (which run commands), so
-// git runs like the agent: as AGENT_USER when set, and never with the worker's token.
+// git runs like the agent: as AGENT_USER when set, and never with the worker's token;
+// and what a command-line setting can switch off is switched off (worker/git-config-guard.ts
+// removes what it cannot from the checkout's config before each fetch and push).
 import { execFile } from "node:child_process";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
+
+/**
+ * `-c` settings first on every git command the worker runs: none of the checkout's
+ * hooks (the project's checks are ./verify.sh, run by the verification gate), no
+ * fsmonitor program, no recursion into submodules whose addresses the agent wrote,
+ * no ext:: transport (it runs a command). A `-c` wins over every config file.
+ */
+export const WORKER_GIT_OVERRIDES: readonly string[] = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "submodule.recurse=false",
+  "fetch.recurseSubmodules=false",
+  "push.recurseSubmodules=no",
+  "protocol.ext.allow=never",
+].flatMap((setting) => ["-c", setting]);
 
 export type GitResult = { ok: boolean; code: number; stdout: string; stderr: string };
 
 export function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolve) => {
     const options = { cwd, env: agentProcessEnv(env ?? process.env), maxBuffer: 32 * 1024 * 1024, ...agentSpawnIdentity() };
-    execFile("git", args, options, (error, stdout, stderr) => {
+    execFile("git", [...WORKER_GIT_OVERRIDES, ...args], options, (error, stdout, stderr) => {
       const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code as number) : 1) : 0;
       resolve({ ok: !error, code, stdout: String(stdout), stderr: String(stderr) });
     });

@@ -196,8 +196,12 @@ export async function runTask({
     const gitMode = layout.git;
     const remotePin = {
       pinned: layout.remoteUrls,
-      onRepinned: (was: string) =>
-        log.warn(`git: ${config.remote} had been changed in the checkout (${was}): put back to ${layout.remoteUrls?.fetch}`, taskId),
+      // In the log and on the task's timeline: the operator sees what the agent had changed, and that it was undone.
+      onRepinned: (was: string) => {
+        const note = `git: ${config.remote} had been changed in the checkout (${was}): put back to ${layout.remoteUrls?.fetch}`;
+        log.warn(note, taskId);
+        void heartbeat.progress(note).catch(() => {});
+      },
     };
     let branch: string | null = null;
     if (gitMode) {
@@ -461,6 +465,15 @@ export async function runTask({
       // Work that reached main is done, whatever the clock says; otherwise a limit hit during the workflow gives the task back.
       const late = activity?.limitHit;
       if (late && outcome.kind !== "merged") return await giveBack(`${late.reason} (during the git workflow)`, result.combined);
+      if (outcome.kind === "failed" && outcome.refused) {
+        // Not the worker's checkout breaking: the agent sent the remote elsewhere, and the work is not pushed.
+        const reason = `git workflow: ${outcome.reason}`;
+        log.error(reason.split("\n")[0]!, taskId);
+        await reflect({ status: "failed", detail: reason }, result.combined);
+        const halted = stoppedDuringReflection();
+        if (halted) return await endEarly(halted);
+        return await finish("failed", () => api.fail(taskId, { failureReason: reason, output: tail(result.stdout, caps.maxOutputChars) }));
+      }
       if (outcome.kind === "failed") return await giveBack(`git workflow: ${outcome.reason}`, result.combined);
       note =
         outcome.kind === "merged"

@@ -78,7 +78,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const alive = setInterval(touchAlive, 15_000);
   shutdown.addEventListener("abort", () => clearInterval(alive), { once: true });
   const setup = new SetupGuard({ config, api, log, layout });
-  const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log }) : null;
+  const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log, pinned: layout.remoteUrls }) : null;
   let failures = 0;
   let lastActivity = Date.now();
   /** One idle proposal per idle stretch: after one is filed, the next waits for a task to have run. */

@@ -101,4 +101,22 @@ describe("ensureWorkspace", () => {
       `${path.join(ws, "project")} pushes to ${decoy}, but REPO_URL is ${shop}`,
     );
   });
+
+  it("starts on a kept clone whose .git/config an agent redirected (an insteadOf rule, an include), removing both and saying so", async () => {
+    const shop = repository("shop");
+    const decoy = repository("decoy");
+    const ws = path.join(root, "ws");
+    await ensureWorkspace({ root: ws, repoUrl: shop, log });
+    const project = path.join(ws, "project");
+    const planted = path.join(root, "planted.gitconfig");
+    writeFileSync(planted, `[url "${decoy}"]\n\tpushInsteadOf = ${shop}\n`);
+    sh(project, "config", `url.${decoy}.insteadOf`, shop);
+    sh(project, "config", "include.path", planted);
+    const lines: string[] = [];
+    const layout = await ensureWorkspace({ root: ws, repoUrl: shop, log: createLogger((line) => lines.push(line)) });
+    expect(layout.remoteUrls).toEqual({ fetch: shop, push: shop });
+    expect(lines.join("\n")).toContain(
+      `removed what redirected origin or ran a program on its way: url.${decoy}.insteadof=${shop}, include.path=${planted}`,
+    );
+  });
 });

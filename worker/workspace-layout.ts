@@ -8,7 +8,8 @@ import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
 import { git } from "./git";
-import { isGitWorkspace, type RemoteUrls, remoteUrls } from "./git-workflow";
+import { removeRedirects } from "./git-config-guard";
+import { isGitWorkspace, type RemoteUrls, remoteUrls, writtenAddresses } from "./git-workflow";
 import type { Logger } from "./log";
 
 export type WorkspaceLayout = {
@@ -107,6 +108,11 @@ export async function ensureWorkspace({
   await mkdir(layout.project, { recursive: true });
   const isGit = await isGitWorkspace(layout.project).catch(() => false);
   if (repoUrl && isGit) {
+    // A kept clone: an agent of an earlier run may have left an include or an insteadOf rule that redirects the remote.
+    const addresses = [repoUrl, path.resolve(layout.root, repoUrl), ...(await writtenAddresses(layout.project, remote))];
+    const removed = await removeRedirects(layout.project, remote, addresses);
+    if (removed.length)
+      log.warn(`${layout.project}/.git/config: removed what redirected ${remote} or ran a program on its way: ${removed.join(", ")}`);
     const origin = await git(layout.project, ["remote", "get-url", "origin"]);
     const cloned = origin.stdout.trim();
     if (origin.ok && !sameRepository(cloned, repoUrl, layout.root)) {
