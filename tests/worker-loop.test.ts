@@ -4,7 +4,7 @@
 // the sync of identity files and memory, the swarm CLI, the claude harness and its
 // cage, idle proposals and the configuration check. What the worker did is read back
 // through the operator API, the worker's log and the workspace's files.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -232,6 +232,10 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     // The operator's own lines are not the agent's setup script: nothing was sent back.
     expect(await versions(agent.id, "setup-script")).toEqual(setupVersions);
     expect(await proposals(agent.id)).toEqual([]);
+    // A restart keeps them: the worker recorded the file as it found it at its first start.
+    const again = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await again.exited, again.log()).toBe(0);
+    expect(readFileSync(ws.project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\noperator script ran\n".repeat(2));
   });
 
   it("does not run a paranoid agent's own lines in its start-up file: only the block between the markers is its setup script", async () => {
@@ -253,6 +257,42 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(await versions(agent.id, "setup-script")).toEqual(setupVersions);
     expect(readFileSync(ws.home("start-up.sh"), "utf8")).not.toContain("a line the agent left");
     expect(first.log()).toContain(`task=${taskId} start-up.sh: put back as the worker wrote it`);
+  });
+
+  it("starts from the start-up files it last left: what changed while no worker ran does not run at the next start", async () => {
+    // E.g. the worker was killed while its agent ran, before it could put the files back, or a process the agent left behind wrote them.
+    const agent = await agentWithToken(target);
+    await saveIdentity(agent.id, "setup-script", AGENT_SCRIPT);
+    const ws = workspace();
+    const first = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await first.exited, first.log()).toBe(0);
+    appendFileSync(ws.home("start-up.sh"), 'echo "a line left while no worker ran" >> setup-runs.log\n');
+    writeFileSync(ws.home("start-up"), '#!/bin/sh\necho "a start-up file of its own" >> setup-runs.log\n');
+    const second = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await second.exited, second.log()).toBe(0);
+    expect(readFileSync(ws.project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n".repeat(2));
+    expect(readFileSync(ws.home("start-up.sh"), "utf8")).not.toContain("a line left");
+    expect(existsSync(ws.home("start-up"))).toBe(false);
+    expect(second.log()).toContain("start-up.sh, start-up: changed since the worker last left them: put back before the setup script runs");
+  });
+
+  it("in a home kept from a worker that recorded nothing (an earlier version), keeps only the setup block at start", async () => {
+    const agent = await agentWithToken(target);
+    await saveIdentity(agent.id, "setup-script", AGENT_SCRIPT);
+    const ws = workspace();
+    const first = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await first.exited, first.log()).toBe(0);
+    // As an earlier worker version left it: no record, and an agent's line after the end marker.
+    rmSync(path.join(ws.dir, "startup-state.json"));
+    appendFileSync(ws.home("start-up.sh"), 'echo "an old infection ran" >> setup-runs.log\n');
+    writeFileSync(ws.home("start-up.bash"), '#!/bin/bash\necho "a second old infection ran" >> setup-runs.log\n');
+    const second = worker(agent.token, ws.dir, { AGENT_COMMAND: "cat >/dev/null; echo ok" });
+    expect(await second.exited, second.log()).toBe(0);
+    expect(readFileSync(ws.project("setup-runs.log"), "utf8")).toBe("global script ran\nagent script ran\n".repeat(2));
+    expect(readFileSync(ws.home("start-up.sh"), "utf8")).not.toContain("old infection");
+    expect(existsSync(ws.home("start-up.bash"))).toBe(false);
+    expect(second.log()).toMatch(/start-up\.sh: only its setup block kept at start: .*dropped: echo "an old infection ran"/);
+    expect(second.log()).toMatch(/start-up\.bash: removed at start: .*dropped: #!\/bin\/bash \/ echo "a second old infection ran"/);
   });
 
   it("claims no task when the setup script fails (strict by default) and reports the failure with its output", async () => {

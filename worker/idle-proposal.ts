@@ -9,6 +9,7 @@ import { type AgentCommand, startAgent } from "./agent-runner";
 import type { ApiClient } from "./api-client";
 import type { WorkerConfig } from "./config";
 import type { Logger } from "./log";
+import { keepStartupBaseline } from "./startup-baseline";
 import { putBackStartupFiles, snapshotStartupFiles } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
 
@@ -74,6 +75,7 @@ export async function proposeImprovement({
         }
       : { shell: config.agentCommand };
   const startupFiles = await snapshotStartupFiles(layout.home);
+  await keepStartupBaseline(layout.root, startupFiles);
   const running = startAgent({
     command,
     cwd: layout.project,

@@ -10,7 +10,8 @@ import { type ApiClient, WorkerApiError } from "./api-client";
 import type { WorkerConfig } from "./config";
 import { type Logger, tail } from "./log";
 import { runSetupScript } from "./setup-runner";
-import { writeStartupFile } from "./workspace";
+import { keepStartupBaseline } from "./startup-baseline";
+import { snapshotStartupFiles, writeStartupFile } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
 
 export class SetupGuard {
@@ -45,6 +46,8 @@ export class SetupGuard {
     }
 
     const startup = await writeStartupFile(layout.home, { global: script.global, agent: script.agent });
+    // Between tasks the start-up files are as the worker left them: with the new block, they are the next start's too.
+    await keepStartupBaseline(layout.root, await snapshotStartupFiles(layout.home));
     log.info(`setup script ${startup.name}: ${this.ranHash === null ? "first run" : "it changed, running it again"}`);
     const result = await runSetupScript({
       homeDir: layout.home,

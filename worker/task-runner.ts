@@ -24,6 +24,7 @@ import { Heartbeat } from "./heartbeat";
 import { type Logger, tail } from "./log";
 import { type ReflectionOutcome, reflectionCommand, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
 import { sessionTranscript } from "./session-transcript";
+import { keepStartupBaseline } from "./startup-baseline";
 import { WorkspaceSync } from "./sync";
 import { prepareWorkspace, putBackStartupFiles, type StartupSnapshot, snapshotStartupFiles } from "./workspace";
 import type { WorkspaceLayout } from "./workspace-layout";
@@ -227,6 +228,7 @@ export async function runTask({
     }
     const prepared = await prepareWorkspace({ homeDir: layout.home, taskDir, bundle });
     startupFiles = await snapshotStartupFiles(layout.home, { name: prepared.startupFile, global: prepared.setupScript.global });
+    await keepStartupBaseline(layout.root, startupFiles);
     const limit = taskTimeLimit(bundle, config.maxTaskMinutes);
     activity = new ActivityWatch({
       timeLimitMinutes: limit.minutes,

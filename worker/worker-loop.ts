@@ -13,6 +13,7 @@ import type { WorkerConfig } from "./config";
 import { proposeImprovement } from "./idle-proposal";
 import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
+import { startFromKnownStartupFiles } from "./startup-baseline";
 import { runTask } from "./task-runner";
 import { ensureWorkspace, reclaimHome, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
 
@@ -77,6 +78,10 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   touchAlive();
   const alive = setInterval(touchAlive, 15_000);
   shutdown.addEventListener("abort", () => clearInterval(alive), { once: true });
+  // Before the setup script first runs: it runs the start-up files, which the agent could change while no worker watched.
+  await startFromKnownStartupFiles(layout, log).catch((error: Error) =>
+    log.warn(`could not check the start-up files against the worker's record: ${error.message}`),
+  );
   const setup = new SetupGuard({ config, api, log, layout });
   const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log, pinned: layout.remoteUrls }) : null;
   let failures = 0;
