@@ -1,6 +1,7 @@
 "use client";
 
-// New agent: a slug name (the API's validation errors appear under the field),
+// New agent: a slug name (the API's validation errors appear under the field, brought
+// into view: components/ui/form-errors.tsx),
 // a role, for admins a security profile, and how its identity starts: from the
 // templates, or by letting it bootstrap itself (its first task runs BOOTSTRAP.md).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -12,6 +13,7 @@ import { type AgentDto, MAX_DISPLAY_NAME_CHARS } from "@/lib/contracts/agents";
 import type { TemplateOffer } from "../schedules/lead-templates-card";
 import { useCan } from "../session-user";
 import { Dialog, FormActions } from "../ui/dialog";
+import { useRevealFirstError } from "../ui/form-errors";
 import { Field, Input, Select } from "../ui/input";
 import { useFocusReturn } from "../use-focus-return";
 import { LeadScheduleOffer } from "./lead-schedule-offer";
@@ -41,6 +43,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [profile, setProfile] = useState("standard");
+  const problems = useRevealFirstError();
   useFocusReturn(open);
 
   const [offer, setOffer] = useState<{ agent: AgentDto; offer: TemplateOffer } | null>(null);
@@ -60,6 +63,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
       const byField = fieldErrors(error);
       setErrors(byField);
       if (Object.keys(byField).length === 0) toast.error(describeError(error));
+      else problems.reveal();
     },
   });
 
@@ -88,7 +92,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
         title="Create an agent"
         description="An agent starts with default identity files; connect a worker with one of its tokens."
       >
-        <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="create-agent-form">
+        <form ref={problems.ref} onSubmit={onSubmit} className="space-y-4" noValidate data-testid="create-agent-form">
           <Field
             label="Name"
             htmlFor="agent-name"
@@ -103,7 +107,6 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
               autoFocus
               maxLength={48}
               autoCapitalize="none"
-              aria-invalid={errors.name ? true : undefined}
             />
           </Field>
           <Field label="Display name" htmlFor="agent-display-name" error={errors.displayName} hint="Optional.">
@@ -113,7 +116,6 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
               placeholder="Backend developer"
               autoComplete="off"
               maxLength={MAX_DISPLAY_NAME_CHARS}
-              aria-invalid={errors.displayName ? true : undefined}
             />
           </Field>
           <Field label="Role" htmlFor="agent-role" error={errors.role} hint="A lead coordinates workers and can send them learnings.">
@@ -138,7 +140,7 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
               <option value="power">power</option>
             </Select>
           </Field>
-          <fieldset className="space-y-2" data-testid="identity-start">
+          <fieldset className="space-y-2" data-testid="identity-start" data-field>
             <legend className="text-sm font-medium text-fg">Identity</legend>
             {IDENTITY_START_OPTIONS.map((option) => (
               <label
@@ -159,7 +161,11 @@ export function CreateAgentDialog({ open, onOpenChange }: { open: boolean; onOpe
                 </span>
               </label>
             ))}
-            {errors.identityStart ? <p className="text-xs text-danger">{errors.identityStart}</p> : null}
+            {errors.identityStart ? (
+              <p className="text-xs text-danger" role="alert" data-field-error>
+                {errors.identityStart}
+              </p>
+            ) : null}
           </fieldset>
           <FormActions onCancel={() => onOpenChange(false)} submitLabel="Create agent" busy={create.isPending} className="pt-1" />
         </form>

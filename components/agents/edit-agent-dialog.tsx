@@ -13,6 +13,7 @@ import { type AgentDto, MAX_DESCRIPTION_CHARS, MAX_DISPLAY_NAME_CHARS } from "@/
 import { AGENT_ROLES, type AgentRole } from "@/lib/contracts/common";
 import { Button } from "../ui/button";
 import { Dialog, FormActions } from "../ui/dialog";
+import { FormError, useRevealFirstError } from "../ui/form-errors";
 import { Field, Input, Select, Textarea } from "../ui/input";
 import { useFocusReturn } from "../use-focus-return";
 
@@ -68,6 +69,7 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [wasOpen, setWasOpen] = useState(open);
+  const problems = useRevealFirstError();
   useFocusReturn(open);
   // Each opening starts from the agent as it is now.
   if (open !== wasOpen) {
@@ -97,9 +99,8 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
       const byField = fieldErrors(error);
       setErrors(byField);
       setFormError(Object.keys(byField).length === 0 ? describeError(error) : null);
-      // Focus the first field the API refused, so it can be corrected at once.
-      const first = (Object.keys(FIELD_IDS) as (keyof Draft)[]).find((key) => byField[key]);
-      if (first) window.setTimeout(() => document.getElementById(FIELD_IDS[first])?.focus(), 0);
+      // The first field the API refused (or the message above them) in view and focused, so it can be corrected at once.
+      problems.reveal();
     },
   });
 
@@ -125,16 +126,8 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={`Edit ${agent.name}`} description="Its name, how it is described, and its role.">
-      <form onSubmit={onSubmit} className="space-y-4" noValidate data-testid="edit-agent-form">
-        {formError ? (
-          <p
-            className="rounded-md border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger"
-            role="alert"
-            data-testid="edit-agent-error"
-          >
-            {formError}
-          </p>
-        ) : null}
+      <form ref={problems.ref} onSubmit={onSubmit} className="space-y-4" noValidate data-testid="edit-agent-form">
+        {formError ? <FormError testId="edit-agent-error">{formError}</FormError> : null}
         <Field
           label="Name"
           htmlFor={FIELD_IDS.name}
@@ -154,7 +147,6 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
             autoCapitalize="none"
             spellCheck={false}
             maxLength={48}
-            aria-invalid={errors.name ? true : undefined}
           />
         </Field>
         <Field label="Display name" htmlFor={FIELD_IDS.displayName} error={errors.displayName} hint="Optional, shown beside the name.">
@@ -166,7 +158,6 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
             placeholder="Backend developer"
             autoComplete="off"
             maxLength={MAX_DISPLAY_NAME_CHARS}
-            aria-invalid={errors.displayName ? true : undefined}
           />
         </Field>
         <Field
@@ -190,17 +181,10 @@ export function EditAgentDialog({ agent, open, onOpenChange }: { agent: AgentDto
             onChange={(event) => set("description", event.target.value)}
             placeholder="Owns the API and the database migrations."
             maxLength={MAX_DESCRIPTION_CHARS}
-            aria-invalid={errors.description ? true : undefined}
           />
         </Field>
         <Field label="Role" htmlFor={FIELD_IDS.role} error={errors.role} hint={ROLE_HELP[draft.role]}>
-          <Select
-            id={FIELD_IDS.role}
-            name="role"
-            value={draft.role}
-            onChange={(event) => set("role", event.target.value as AgentRole)}
-            aria-invalid={errors.role ? true : undefined}
-          >
+          <Select id={FIELD_IDS.role} name="role" value={draft.role} onChange={(event) => set("role", event.target.value as AgentRole)}>
             {AGENT_ROLES.map((role) => (
               <option key={role} value={role}>
                 {role}

@@ -92,8 +92,13 @@ function AdminWorkerTokens({ agent }: { agent: AgentDto }) {
       )}
 
       <Dialog open={admin.creating} onOpenChange={admin.setCreating} title="New worker token" description={`For agent ${agent.name}.`}>
-        <form onSubmit={onCreate} className="space-y-4">
-          <Field label="Token name" htmlFor="worker-token-name" hint="Where the worker runs, e.g. “docker on build-box”.">
+        <form ref={admin.problems.ref} onSubmit={onCreate} className="space-y-4" noValidate>
+          <Field
+            label="Token name"
+            htmlFor="worker-token-name"
+            hint="Where the worker runs, e.g. “docker on build-box”."
+            error={admin.nameError}
+          >
             <Input id="worker-token-name" name="name" required maxLength={80} autoFocus autoComplete="off" />
           </Field>
           <FormActions onCancel={() => admin.setCreating(false)} submitLabel="Create token" busy={admin.create.isPending} />

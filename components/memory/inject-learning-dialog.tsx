@@ -7,6 +7,7 @@ import { agentLabel } from "@/lib/agents/agent-label";
 import { api, describeError } from "@/lib/api-client";
 import { LEARNING_CATEGORIES } from "@/lib/contracts/memory";
 import { Dialog, FormActions } from "../ui/dialog";
+import { FormError, useRevealFirstError } from "../ui/form-errors";
 import { Field, Select, Textarea } from "../ui/input";
 import type { AgentOption } from "./memory-types";
 
@@ -32,7 +33,10 @@ export function InjectLearningDialog({
   const [category, setCategory] = useState<string>("best-practice");
   const [learning, setLearning] = useState("");
   const [addToClaudeMd, setAddToClaudeMd] = useState(false);
+  // A missing agent or learning is said under its field; what the API refuses, above the buttons.
+  const [fieldErrors, setFieldErrors] = useState<{ target?: string; learning?: string }>({});
   const [error, setError] = useState<string | null>(null);
+  const problems = useRevealFirstError();
 
   const inject = useMutation({
     mutationFn: () =>
@@ -45,13 +49,20 @@ export function InjectLearningDialog({
       setError(null);
       onOpenChange(false);
     },
-    onError: (err) => setError(describeError(err)),
+    onError: (err) => {
+      setError(describeError(err));
+      problems.reveal();
+    },
   });
 
   const submit = () => {
-    if (!targetAgentId) return setError("Pick the agent that should learn this.");
-    if (!learning.trim()) return setError("Write the learning.");
+    const missing = {
+      target: targetAgentId ? undefined : "Pick the agent that should learn this.",
+      learning: learning.trim() ? undefined : "Write the learning.",
+    };
+    setFieldErrors(missing);
     setError(null);
+    if (missing.target || missing.learning) return problems.reveal();
     inject.mutate();
   };
 
@@ -63,19 +74,22 @@ export function InjectLearningDialog({
       description="Give one agent a lesson it will find in memory and get in related task prompts."
     >
       <form
+        ref={problems.ref}
         className="space-y-4"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           submit();
         }}
       >
-        <Field label="Target agent" htmlFor="learning-target">
+        <Field label="Target agent" htmlFor="learning-target" error={fieldErrors.target}>
           <Select
             id="learning-target"
             data-testid="learning-target"
             value={targetAgentId}
             onChange={(e) => {
               setTarget(e.target.value);
+              setFieldErrors((before) => ({ ...before, target: undefined }));
               setError(null);
             }}
           >
@@ -96,7 +110,12 @@ export function InjectLearningDialog({
             ))}
           </Select>
         </Field>
-        <Field label="Learning" htmlFor="learning-text" hint="One clear, reusable lesson. It is stored in the agent's own memory scope.">
+        <Field
+          label="Learning"
+          htmlFor="learning-text"
+          hint="One clear, reusable lesson. It is stored in the agent's own memory scope."
+          error={fieldErrors.learning}
+        >
           <Textarea
             id="learning-text"
             data-testid="learning-text"
@@ -105,6 +124,7 @@ export function InjectLearningDialog({
             value={learning}
             onChange={(e) => {
               setLearning(e.target.value);
+              setFieldErrors((before) => ({ ...before, learning: undefined }));
               setError(null);
             }}
             placeholder="e.g. Run the migrations against a copy of production data before merging schema changes."
@@ -119,11 +139,7 @@ export function InjectLearningDialog({
           />
           Also add it to the agent's CLAUDE.md (under "Feedback from Lead", as a new version)
         </label>
-        {error ? (
-          <p className="text-sm text-danger" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {error ? <FormError>{error}</FormError> : null}
         <FormActions onCancel={() => onOpenChange(false)} submitLabel="Inject learning" busy={inject.isPending} testId="learning-submit" />
       </form>
     </Dialog>

@@ -1,12 +1,15 @@
 "use client";
 
 // Create or edit a schedule: cron with a plain reading and its next runs (checked
-// by the server as you type), the target agent, and the task it creates.
+// by the server as you type), the target agent, and the task it creates. What the
+// API refuses appears under its field, the first of them brought into view
+// (components/ui/form-errors.tsx).
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { FormActions } from "@/components/ui/dialog";
+import { useRevealFirstError } from "@/components/ui/form-errors";
 import { Field, Input, Select, Textarea } from "@/components/ui/input";
 import { useUnsavedChangesGuard } from "@/components/unsaved-guard";
 import { agentLabel } from "@/lib/agents/agent-label";
@@ -35,6 +38,19 @@ const TARGETS: Array<{ kind: TargetKind; label: string; hint: string }> = [
   { kind: "tag", label: "Every agent with a tag", hint: "One task per agent whose capabilities include the tag." },
   { kind: "pool", label: "The pool", hint: "One unassigned task that any agent may take." },
 ];
+/** The fields the form shows the API's messages under. */
+const FORM_FIELDS = [
+  "name",
+  "cron",
+  "timezone",
+  "agentId",
+  "targetValue",
+  "taskTitle",
+  "taskDescription",
+  "taskType",
+  "taskTags",
+  "taskPriority",
+] as const;
 /** The server's reading of the cron and time zone; `field` says which of the two a problem is about. */
 type Preview = { valid: boolean; error: string | null; field: "cron" | "timezone" | null; description: string | null; next: string[] };
 
@@ -85,6 +101,7 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
   const [draft, setDraft] = useState<ScheduleDraft>(() => draftFrom(schedule));
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const problems = useRevealFirstError();
   const [initial] = useState(() => JSON.stringify(draftFrom(schedule)));
   useUnsavedChangesGuard(
     !busy && JSON.stringify(draft) !== initial,
@@ -156,9 +173,13 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
     } catch (error) {
       const details = (error as { details?: Array<{ path?: string; message?: string }> }).details;
       // Keyed by field ("taskTags.1" is the Tags box's); the first problem of each field.
-      if (Array.isArray(details))
-        setFieldErrors(Object.fromEntries(details.map((d) => [d.path?.split(".")[0] ?? "", d.message ?? ""]).reverse()));
-      toast.error(describeError(error));
+      const byField = Array.isArray(details)
+        ? Object.fromEntries(details.map((d) => [d.path?.split(".")[0] ?? "", d.message ?? ""]).reverse())
+        : {};
+      setFieldErrors(byField);
+      // Under its field when the form has one for it; anything else (a template gone meanwhile, a lost connection) as a toast.
+      if (FORM_FIELDS.some((field) => byField[field])) problems.reveal();
+      else toast.error(describeError(error));
     } finally {
       setBusy(false);
     }
@@ -168,7 +189,7 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
   // The live check's problem goes under the field it is about (an unknown time zone under Time zone).
   const liveProblem = (field: "cron" | "timezone") => (p && !p.valid && (p.field ?? "cron") === field ? (p.error ?? undefined) : undefined);
   return (
-    <form onSubmit={submit} className="space-y-4" data-testid="schedule-form">
+    <form ref={problems.ref} onSubmit={submit} className="space-y-4" data-testid="schedule-form" noValidate>
       {!schedule ? (
         <Field label="Start from a template" htmlFor="schedule-template" hint="Optional: fills in the fields below.">
           <Select id="schedule-template" defaultValue="" onChange={(e) => applyTemplate(e.target.value)}>
@@ -263,7 +284,7 @@ export function ScheduleForm({ schedule, onDone }: { schedule?: ScheduleDto; onD
       <Field label="Task title" htmlFor="schedule-title" error={fieldErrors.taskTitle}>
         <Input id="schedule-title" value={draft.taskTitle} onChange={(e) => set("taskTitle", e.target.value)} required maxLength={200} />
       </Field>
-      <Field label="Task description" htmlFor="schedule-description">
+      <Field label="Task description" htmlFor="schedule-description" error={fieldErrors.taskDescription}>
         <Textarea
           id="schedule-description"
           rows={6}

@@ -96,8 +96,8 @@ export function ApiTokensCard() {
       )}
 
       <Dialog open={admin.creating} onOpenChange={admin.setCreating} title="New operator API token">
-        <form onSubmit={onCreate} className="space-y-4">
-          <Field label="Token name" htmlFor="api-token-name" hint="What uses it, e.g. “nightly report script”.">
+        <form ref={admin.problems.ref} onSubmit={onCreate} className="space-y-4" noValidate>
+          <Field label="Token name" htmlFor="api-token-name" hint="What uses it, e.g. “nightly report script”." error={admin.nameError}>
             <Input id="api-token-name" name="name" required maxLength={80} autoFocus autoComplete="off" />
           </Field>
           <Field label="Owner" htmlFor="api-token-owner" hint="The token acts with this user's role.">

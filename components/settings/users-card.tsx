@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
-import { api, describeError } from "@/lib/api-client";
+import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
 import { USER_ROLES, type UserRole } from "@/lib/contracts/common";
 import { MIN_PASSWORD_LENGTH, type UserDto } from "@/lib/contracts/users";
 import { RelativeTime } from "../relative-time";
@@ -15,17 +15,34 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog, Dialog, FormActions } from "../ui/dialog";
+import { useRevealFirstError } from "../ui/form-errors";
 import { Field, Input, Select } from "../ui/input";
 import { ErrorState, Loading } from "../ui/states";
 
 type Patch = { role?: UserRole; disabled?: boolean; password?: string };
 
+const NEW_USER_FIELDS = ["email", "name", "role", "password"] as const;
+type NewUserErrors = Partial<Record<(typeof NEW_USER_FIELDS)[number], string>>;
+
 export function UsersCard() {
   const me = useSessionUser();
   const queryClient = useQueryClient();
   const users = useQuery({ queryKey: ["users"], queryFn: () => api<{ users: UserDto[] }>("/api/v1/users") });
-  const [creating, setCreating] = useState(false);
-  const [resetting, setResetting] = useState<UserDto | null>(null);
+  const [creating, setCreatingState] = useState(false);
+  const [resetting, setResettingState] = useState<UserDto | null>(null);
+  // What the API refused, under its field and brought into view (on a phone the dialog's foot is far from its top).
+  const [newUserErrors, setNewUserErrors] = useState<NewUserErrors>({});
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const newUserProblems = useRevealFirstError();
+  const resetProblems = useRevealFirstError();
+  const setCreating = (open: boolean) => {
+    setNewUserErrors({});
+    setCreatingState(open);
+  };
+  const setResetting = (user: UserDto | null) => {
+    setPasswordError(undefined);
+    setResettingState(user);
+  };
   // Taking access away (a lower role, disabling) asks first; giving it applies at once.
   const [removing, setRemoving] = useState<{ user: UserDto; patch: Patch } | null>(null);
   const ask = (user: UserDto, patch: Patch) => {
@@ -49,7 +66,13 @@ export function UsersCard() {
       );
       setResetting(null);
     },
-    onError: (error) => toast.error(describeError(error)),
+    onError: (error, { patch }) => {
+      const password = patch.password === undefined ? undefined : fieldErrorsOf(error, ["password"]).password;
+      if (password) {
+        setPasswordError(password);
+        resetProblems.reveal();
+      } else toast.error(describeError(error));
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["users"] }),
   });
   const create = useMutation({
@@ -59,12 +82,19 @@ export function UsersCard() {
       setCreating(false);
       queryClient.invalidateQueries({ queryKey: ["users"] });
     },
-    onError: (error) => toast.error(describeError(error)),
+    onError: (error) => {
+      // A taken email is a 409 about the email.
+      const byField = fieldErrorsOf(error, NEW_USER_FIELDS, { 409: "email" });
+      setNewUserErrors(byField);
+      if (Object.keys(byField).length === 0) toast.error(describeError(error));
+      else newUserProblems.reveal();
+    },
   });
 
   function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    setNewUserErrors({});
     create.mutate({
       email: String(form.get("email") ?? ""),
       name: String(form.get("name") ?? ""),
@@ -76,6 +106,7 @@ export function UsersCard() {
   function onReset(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!resetting) return;
+    setPasswordError(undefined);
     update.mutate({ user: resetting, patch: { password: String(new FormData(event.currentTarget).get("password") ?? "") } });
   }
 
@@ -169,14 +200,14 @@ export function UsersCard() {
         }}
       />
       <Dialog open={creating} onOpenChange={setCreating} title="New user">
-        <form onSubmit={onCreate} className="space-y-4">
-          <Field label="Email" htmlFor="user-email">
+        <form ref={newUserProblems.ref} onSubmit={onCreate} className="space-y-4" noValidate data-testid="new-user-form">
+          <Field label="Email" htmlFor="user-email" error={newUserErrors.email}>
             <Input id="user-email" name="email" type="email" required autoFocus autoComplete="off" />
           </Field>
-          <Field label="Name" htmlFor="user-name" hint="Optional.">
-            <Input id="user-name" name="name" autoComplete="off" />
+          <Field label="Name" htmlFor="user-name" hint="Optional." error={newUserErrors.name}>
+            <Input id="user-name" name="name" autoComplete="off" maxLength={80} />
           </Field>
-          <Field label="Role" htmlFor="user-role">
+          <Field label="Role" htmlFor="user-role" error={newUserErrors.role}>
             <Select id="user-role" name="role" defaultValue="operator">
               {USER_ROLES.map((role) => (
                 <option key={role} value={role}>
@@ -189,6 +220,7 @@ export function UsersCard() {
             label="Password"
             htmlFor="user-password"
             hint={`At least ${MIN_PASSWORD_LENGTH} characters. Share it with them privately.`}
+            error={newUserErrors.password}
           >
             <Input
               id="user-password"
@@ -208,8 +240,8 @@ export function UsersCard() {
         onOpenChange={(open) => !open && setResetting(null)}
         title={`New password for ${resetting?.email ?? ""}`}
       >
-        <form onSubmit={onReset} className="space-y-4">
-          <Field label="New password" htmlFor="reset-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
+        <form ref={resetProblems.ref} onSubmit={onReset} className="space-y-4" noValidate>
+          <Field label="New password" htmlFor="reset-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={passwordError}>
             <Input
               id="reset-password"
               name="password"

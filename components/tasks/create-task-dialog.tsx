@@ -1,7 +1,8 @@
 "use client";
 
 // New task: title, description, type, tags, priority, a time limit, and an agent or
-// the pool. The API's validation errors appear under their fields.
+// the pool. The API's validation errors appear under their fields, and the first of
+// them is brought into view (components/ui/form-errors.tsx).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
@@ -11,6 +12,7 @@ import { api, describeError, fieldErrorsOf } from "@/lib/api-client";
 import type { AgentDto } from "@/lib/contracts/agents";
 import { MAX_TAG_CHARS, MAX_TASK_TITLE_CHARS, MAX_TASK_TYPE_CHARS, TASK_PRIORITY_RANGE, type TaskDto } from "@/lib/contracts/tasks";
 import { Dialog, FormActions } from "../ui/dialog";
+import { useRevealFirstError } from "../ui/form-errors";
 import { Field, Input, Select, Textarea } from "../ui/input";
 import { useFocusReturn } from "../use-focus-return";
 import { GrantCheckboxes } from "./identity-grant";
@@ -30,6 +32,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
   const agents = useAgentsForTasks();
   const [errors, setErrors] = useState<Errors>({});
   const [grant, setGrant] = useState<string[]>([]);
+  const problems = useRevealFirstError();
   useFocusReturn(open);
 
   const create = useMutation({
@@ -45,6 +48,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
       const byField = fieldErrors(error);
       setErrors(byField);
       if (Object.keys(byField).length === 0) toast.error(describeError(error));
+      else problems.reveal();
     },
   });
 
@@ -62,6 +66,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
     const timeLimitMinutes = limitText === "" ? null : Number(limitText);
     if (timeLimitMinutes !== null && !Number.isFinite(timeLimitMinutes)) {
       setErrors({ timeLimitMinutes: "a number of minutes, e.g. 30 (or empty for the agent's default)" });
+      problems.reveal();
       return;
     }
     create.mutate({
@@ -83,7 +88,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
       title="New task"
       description="Give it to one agent, or leave it in the pool for any free worker."
     >
-      <form onSubmit={onSubmit} className="space-y-4" data-testid="create-task-form" noValidate>
+      <form ref={problems.ref} onSubmit={onSubmit} className="space-y-4" data-testid="create-task-form" noValidate>
         <Field label="Title" htmlFor="task-title" error={errors.title}>
           <Input id="task-title" name="title" placeholder="Fix the flaky login test" autoFocus maxLength={MAX_TASK_TITLE_CHARS} />
         </Field>
@@ -97,14 +102,7 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
         </Field>
         <div className="grid grid-cols-2 gap-3">
           <Field label="Type" htmlFor="task-type" error={errors.type} hint="One word, e.g. task, bugfix, review">
-            <Input
-              id="task-type"
-              name="type"
-              defaultValue="task"
-              maxLength={MAX_TASK_TYPE_CHARS}
-              autoCapitalize="none"
-              aria-invalid={errors.type ? true : undefined}
-            />
+            <Input id="task-type" name="type" defaultValue="task" maxLength={MAX_TASK_TYPE_CHARS} autoCapitalize="none" />
           </Field>
           <Field label="Priority" htmlFor="task-priority" error={errors.priority} hint="-100 … 100, higher first">
             <Input
@@ -116,20 +114,12 @@ export function CreateTaskDialog({ open, onOpenChange }: { open: boolean; onOpen
               max={TASK_PRIORITY_RANGE.max}
               step={1}
               defaultValue={0}
-              aria-invalid={errors.priority ? true : undefined}
             />
           </Field>
         </div>
         <div className="grid grid-cols-2 gap-3">
           <Field label="Tags" htmlFor="task-tags" error={errors.tags} hint="Comma separated, e.g. bug, frontend">
-            <Input
-              id="task-tags"
-              name="tags"
-              placeholder="bug, frontend"
-              maxLength={20 * (MAX_TAG_CHARS + 2)}
-              autoCapitalize="none"
-              aria-invalid={errors.tags ? true : undefined}
-            />
+            <Input id="task-tags" name="tags" placeholder="bug, frontend" maxLength={20 * (MAX_TAG_CHARS + 2)} autoCapitalize="none" />
           </Field>
           <Field
             label="Time limit (minutes)"

@@ -1,12 +1,14 @@
 "use client";
 
 // What the worker-token and operator-token cards share: the create mutation that
-// reveals the new token once, and revoke behind a confirmation.
+// reveals the new token once (a refused name shown under its field, in view), and
+// revoke behind a confirmation.
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "sonner";
-import { describeError } from "@/lib/api-client";
+import { describeError, fieldErrorsOf } from "@/lib/api-client";
 import { ConfirmDialog } from "../ui/dialog";
+import { useRevealFirstError } from "../ui/form-errors";
 
 type RevocableToken = { id: string; name: string };
 
@@ -20,7 +22,13 @@ export function useTokenAdmin<T extends RevocableToken, B>({
   revoke: (token: T) => Promise<unknown>;
 }) {
   const queryClient = useQueryClient();
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreatingState] = useState(false);
+  const [nameError, setNameError] = useState<string | undefined>();
+  const problems = useRevealFirstError();
+  const setCreating = (open: boolean) => {
+    setNameError(undefined);
+    setCreatingState(open);
+  };
   const [revealed, setRevealed] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<T | null>(null);
 
@@ -31,7 +39,13 @@ export function useTokenAdmin<T extends RevocableToken, B>({
       setRevealed(created.token);
       queryClient.invalidateQueries({ queryKey });
     },
-    onError: (error) => toast.error(describeError(error)),
+    onMutate: () => setNameError(undefined),
+    onError: (error) => {
+      const name = fieldErrorsOf(error, ["name"]).name;
+      if (!name) return toast.error(describeError(error));
+      setNameError(name);
+      problems.reveal();
+    },
   });
   const revokeMutation = useMutation({
     mutationFn: revoke,
@@ -46,6 +60,9 @@ export function useTokenAdmin<T extends RevocableToken, B>({
   return {
     creating,
     setCreating,
+    /** The API's message about the token's name, for the name field; `problems.ref` goes on the form. */
+    nameError,
+    problems,
     revealed,
     clearRevealed: () => setRevealed(null),
     revoking,
