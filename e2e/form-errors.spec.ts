@@ -14,7 +14,7 @@ async function expectRefused(page: Page, field: Locator, message: string | RegEx
   await expect(error).toBeVisible();
   await expect(error).toBeInViewport({ ratio: 1 });
   await expect(field).toBeFocused();
-  await expect(field).toBeInViewport();
+  await expect(field).toBeInViewport({ ratio: 1 });
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(field).toHaveAccessibleDescription(message);
 }
