@@ -1,5 +1,6 @@
 // The Memory page in a real browser: browse, search with scores, read, delete
 // (confirmed), inject a learning, and the retrieval-health panel.
+import type { MemoryHealth } from "@/lib/contracts/memory";
 import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
 
 test("an operator searches memory, reads and deletes a memory, and injects a learning", async ({ page }) => {
@@ -43,7 +44,7 @@ test("an operator searches memory, reads and deletes a memory, and injects a lea
 
   await page.getByTestId("inject-learning").click();
   await page.getByTestId("learning-submit").click();
-  await expect(page.getByRole("alert")).toContainText("Pick the agent");
+  await expect(page.getByRole("dialog").getByRole("alert").filter({ hasText: "Pick the agent" })).toBeVisible();
   await page.getByTestId("learning-target").selectOption(agent.id);
   await page.getByTestId("learning-category").selectOption("preference");
   await page.getByTestId("learning-text").fill(`Prefer small ${marker} pull requests with a test plan.`);
@@ -109,4 +110,45 @@ test("a link to a memory search opens with its search and filters, and the URL f
   await expect(page.getByLabel("Search mode")).toHaveValue("auto");
   await expect(page.getByTestId("memory-list")).toBeVisible();
   await expect(page).toHaveURL(/\/memory$/);
+});
+
+test("the retrieval-health panel counts the search a link opened, and says what it counts", async ({ page }) => {
+  const marker = `heron${Date.now().toString(36)}`;
+  expect(
+    (await apiCall("POST", "/api/v1/memories", { name: `Release ${marker}`, content: `Tag ${marker} releases from main.`, scope: "swarm" }))
+      .status,
+  ).toBe(201);
+  const before = (await apiCall<MemoryHealth>("GET", "/api/v1/memories/health?days=14")).body.perDay;
+  const searches = before.reduce((sum, day) => sum + day.searches, 0);
+  const injections = before.reduce((sum, day) => sum + day.injections, 0);
+
+  // The panel's first answer is counted before the link's search is, and arrives after it
+  // (a slow network): the panel must still end up counting that search.
+  let answerSearch = () => {};
+  const searchAnswered = new Promise<void>((resolve) => {
+    answerSearch = resolve;
+  });
+  let first = true;
+  await page.route("**/api/v1/memories/health*", async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    await searchAnswered;
+    await route.fulfill({ response });
+  });
+  await signIn(page);
+  await page.goto(`/memory?q=${encodeURIComponent(`${marker} releases`)}`);
+  await expect(page.getByTestId("memory-results").getByTestId("memory-row").first()).toContainText(`Release ${marker}`);
+  // (One frame later, once the page has reacted to the answer on screen.)
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  answerSearch();
+
+  const panel = page.getByTestId("memory-health");
+  await expect(panel.getByTestId("health-retrievals")).toHaveText(String(searches + injections + 1));
+  await expect(panel).toContainText(new RegExp(`${searches + 1} search(es)? · ${injections} injections?`));
+  await expect(panel.getByTestId("health-embedded-share")).not.toHaveText("–");
+  // What is counted, in words: people's and agents' searches, and injections into task prompts.
+  await expect(panel.getByTestId("health-counted")).toContainText("by people");
+  await expect(panel.getByTestId("health-counted")).toContainText("by agents");
+  await expect(panel.getByTestId("health-counted")).toContainText("the memories put into a task's prompt");
 });

@@ -32,12 +32,22 @@ function Stat({
   );
 }
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
 const AXIS = { fontSize: 11, fill: "var(--color-fg-muted, #888)" };
 
-/** Retrieval health: are searches answered with embeddings, do injections reach tasks, where do scores fall. */
+export const HEALTH_QUERY_KEY = ["memories", "health"] as const;
+
+/**
+ * Retrieval health: are searches answered with embeddings, do injections reach tasks,
+ * where do scores fall. Every retrieval counts (the server records each one:
+ * lib/memory/search.ts): searches by people (this page, the operator API and MCP) and
+ * by agents (`swarm memory search`), and injections, the memories put into a task's
+ * prompt when its worker fetches the task. The panel says which is which.
+ */
 export function MemoryHealthPanel() {
   const health = useQuery({
-    queryKey: ["memories", "health"],
+    queryKey: HEALTH_QUERY_KEY,
     queryFn: () => api<MemoryHealth>("/api/v1/memories/health?days=14"),
     refetchInterval: 30_000,
   });
@@ -56,10 +66,13 @@ export function MemoryHealthPanel() {
       </Card>
     );
   const h = health.data;
-  const searches = h.perDay.reduce((sum, day) => sum + day.searches + day.injections, 0);
+  const searches = h.perDay.reduce((sum, day) => sum + day.searches, 0);
+  const injections = h.perDay.reduce((sum, day) => sum + day.injections, 0);
+  const retrievals = searches + injections;
   const embedded = h.perDay.reduce((sum, day) => sum + day.withEmbeddings, 0);
-  // No search yet: no share to judge (shown as "–", as the hit rate is).
-  const share = searches > 0 ? Math.round((embedded / searches) * 100) : null;
+  // Nothing retrieved yet: no share to judge (shown as "–", as the hit rate is).
+  const share = retrievals > 0 ? Math.round((embedded / retrievals) * 100) : null;
+  const none = `no searches or injections in the last ${h.days} days`;
   const days = h.perDay.map((day) => ({ ...day, label: day.day.slice(5) }));
   const buckets = h.scoreBuckets.map((bucket) => ({ ...bucket, label: bucket.from.toFixed(1) }));
 
@@ -75,12 +88,21 @@ export function MemoryHealthPanel() {
               : `No embeddings: keyword search only · last ${h.days} days`
         }
       />
+      <p className="px-4 pt-3 text-xs text-fg-muted" data-testid="health-counted">
+        Counts every memory search, by people (the search above, the API, MCP) and by agents, and every injection: the memories put into a
+        task's prompt when its worker fetches it. {h.totals.memories} memories stored.
+      </p>
       <div className="grid grid-cols-2 gap-3 p-4 md:grid-cols-5">
-        <Stat label="Searches + injections" value={String(searches)} hint={`${h.totals.memories} memories stored`} />
+        <Stat
+          label="Searches + injections"
+          value={String(retrievals)}
+          hint={retrievals === 0 ? none : `${plural(searches, "search", "searches")} · ${plural(injections, "injection", "injections")}`}
+          testId="health-retrievals"
+        />
         <Stat
           label="Answered with embeddings"
           value={share === null ? "–" : `${share}%`}
-          hint={share === null ? "no searches yet" : `${searches - embedded} keyword-only`}
+          hint={share === null ? "nothing retrieved to judge" : `${retrievals - embedded} keyword-only`}
           tone={h.embedder.kind === "none" || share === null ? undefined : share < 80 ? "warn" : "ok"}
           testId="health-embedded-share"
         />
@@ -103,7 +125,7 @@ export function MemoryHealthPanel() {
       </div>
       <div className="grid gap-4 px-4 pb-4 lg:grid-cols-2">
         <div>
-          <h3 className="mb-2 text-xs font-medium text-fg-muted">Searches per day</h3>
+          <h3 className="mb-2 text-xs font-medium text-fg-muted">Searches and injections per day</h3>
           <div className="h-48">
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={days}>
@@ -119,7 +141,7 @@ export function MemoryHealthPanel() {
           </div>
         </div>
         <div>
-          <h3 className="mb-2 text-xs font-medium text-fg-muted">Top score of each search vs the threshold</h3>
+          <h3 className="mb-2 text-xs font-medium text-fg-muted">Top score of each search and injection vs the threshold</h3>
           <div className="h-48">
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={buckets}>
@@ -146,7 +168,7 @@ export function MemoryHealthPanel() {
       {h.fallbackReasons.length > 0 || h.recentFailures.length > 0 ? (
         <div className="grid gap-4 border-t border-border px-4 py-3 text-xs lg:grid-cols-2">
           <div>
-            <h3 className="mb-1 font-medium text-fg-muted">Why searches went keyword-only</h3>
+            <h3 className="mb-1 font-medium text-fg-muted">Why retrievals went keyword-only</h3>
             <ul className="space-y-0.5">
               {h.fallbackReasons.map((reason) => (
                 <li key={reason.reason} className="flex justify-between gap-2">

@@ -17,7 +17,7 @@ import { useTypedBeforeHydration } from "../use-typed-before-hydration";
 import { useUrlView } from "../use-url-view";
 import { InjectLearningDialog } from "./inject-learning-dialog";
 import { MemoryDetailDialog } from "./memory-detail-dialog";
-import { MemoryHealthPanel } from "./memory-health-panel";
+import { HEALTH_QUERY_KEY, MemoryHealthPanel } from "./memory-health-panel";
 import { type AgentOption, type ListAnswer, type MemoryDetail, type SearchAnswer, type SearchHit, SOURCE_LABELS } from "./memory-types";
 import { type MemoryView, memoryViewFromQuery, memoryViewQuery } from "./memory-view";
 
@@ -183,11 +183,17 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
       }),
   });
 
-  // A search is recorded server-side: refresh the health panel so it shows up.
+  // A search is recorded server-side: refresh the health panel so it shows up. The
+  // panel's first load may still be on its way (a link or reload with ?q= starts both
+  // at once) and may have been counted before this search: an invalidation alone would
+  // join that request rather than start a new one, so it is cancelled first.
   const queryClient = useQueryClient();
   const answered = search.dataUpdatedAt;
   useEffect(() => {
-    if (answered) queryClient.invalidateQueries({ queryKey: ["memories", "health"] });
+    if (!answered) return;
+    void queryClient
+      .cancelQueries({ queryKey: HEALTH_QUERY_KEY })
+      .then(() => queryClient.invalidateQueries({ queryKey: HEALTH_QUERY_KEY }));
   }, [answered, queryClient]);
 
   const setFilter = (key: keyof Filters) => (value: string) => setFilters((f) => ({ ...f, [key]: value }));
