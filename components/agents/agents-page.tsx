@@ -54,7 +54,7 @@ export function AgentsPage() {
                   <th className="px-4 py-2 font-medium">Agent</th>
                   <th className="px-4 py-2 font-medium">Role</th>
                   <th className="px-4 py-2 font-medium">Status</th>
-                  <th className="px-4 py-2 font-medium">Security profile</th>
+                  <th className="whitespace-nowrap px-4 py-2 font-medium">Security profile</th>
                   <th className="px-4 py-2 font-medium">Last seen</th>
                   <th className="px-4 py-2 font-medium">Worker</th>
                   <th className="px-4 py-2 font-medium">Setup</th>
@@ -78,13 +78,13 @@ export function AgentsPage() {
                     <td data-label="Security profile" className="px-4 py-2.5">
                       <Badge>{agent.securityProfile}</Badge>
                     </td>
-                    <td data-label="Last seen" className="px-4 py-2.5 text-fg-muted">
+                    <td data-label="Last seen" className="whitespace-nowrap px-4 py-2.5 text-fg-muted">
                       <RelativeTime iso={agent.lastSeenAt} />
                     </td>
                     <td data-label="Worker" className="px-4 py-2.5 text-fg-muted">
                       {agent.workerHostname ? `${agent.workerHostname} · v${agent.workerVersion ?? "?"}` : "none yet"}
                     </td>
-                    <td data-label="Setup" className="px-4 py-2.5">
+                    <td data-label="Setup" className="whitespace-nowrap px-4 py-2.5">
                       <SetupStatusBadge setup={agent.setup} />
                     </td>
                   </tr>
