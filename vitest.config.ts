@@ -29,7 +29,7 @@ export default defineConfig({
           exclude: ["tests/postgresql/**", "**/node_modules/**"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
-          setupFiles: ["tests/support/stop-workers.ts"],
+          setupFiles: ["tests/support/stop-workers.ts", "tests/support/empty-pool.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // One server, many files: files run one after another so timings stay calm on 2 cores.

@@ -61,7 +61,13 @@ export async function drainPool() {
     const list = await admin().get("/api/v1/tasks?status=unassigned&limit=200");
     if (list.status !== 200) throw new Error(`could not list the pool: ${list.status}`);
     if (list.body.tasks.length === 0) return;
-    for (const task of list.body.tasks) await admin().patch(`/api/v1/tasks/${task.id}`, { action: "cancel", reason: "test cleanup" });
+    for (const task of list.body.tasks) {
+      const cancelled = await admin().patch(`/api/v1/tasks/${task.id}`, { action: "cancel", reason: "test cleanup" });
+      // 409: a worker took it meanwhile, so it is out of the pool all the same.
+      if (cancelled.status !== 200 && cancelled.status !== 409) {
+        throw new Error(`could not cancel pool task ${task.id}: ${cancelled.status} ${JSON.stringify(cancelled.body)}`);
+      }
+    }
   }
 }
 
