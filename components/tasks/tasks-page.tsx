@@ -87,10 +87,11 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           ) : null
         }
       />
-      <div className="mb-4 flex flex-wrap items-center gap-2" data-testid="task-filters">
+      {/* On a phone: the two pickers side by side, the tag and the search each a full line; from sm on, one row. */}
+      <div className="mb-4 grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center" data-testid="task-filters">
         <Select
           aria-label="Status"
-          className="w-48"
+          className="sm:w-48"
           ref={statusBox}
           value={status}
           onChange={(event) => setStatus(event.target.value)}
@@ -104,7 +105,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
         </Select>
         <Select
           aria-label="Agent"
-          className="w-48"
+          className="sm:w-48"
           value={agentId}
           onChange={(event) => setAgentId(event.target.value)}
           data-testid="filter-agent"
@@ -113,7 +114,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
         </Select>
         <Input
           aria-label="Tag"
-          className="w-36"
+          className="col-span-2 sm:w-36"
           placeholder="Tag"
           maxLength={80}
           ref={tagBox}
@@ -125,7 +126,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
         />
         <Input
           aria-label="Search"
-          className="w-64"
+          className="col-span-2 sm:w-64"
           placeholder="Search title or description"
           ref={qBox}
           value={q}
@@ -136,6 +137,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           <Button
             variant="ghost"
             size="sm"
+            className="col-span-2 justify-self-start"
             onClick={() => {
               setStatus("");
               setAgentId("");
@@ -147,7 +149,7 @@ export function TasksPage({ initial }: { initial: TaskFilters }) {
           </Button>
         ) : null}
         {tagProblem ? (
-          <p id="filter-tag-hint" className="basis-full text-xs text-danger" role="status" data-testid="filter-tag-hint">
+          <p id="filter-tag-hint" className="col-span-2 basis-full text-xs text-danger" role="status" data-testid="filter-tag-hint">
             {tagProblem}
           </p>
         ) : null}
@@ -231,10 +233,11 @@ function TaskRow({ task }: { task: TaskDto }) {
           <span className="text-fg-muted">{task.status === "offered" ? "awaiting acceptance" : "pool"}</span>
         )}
       </td>
-      <td data-label="Priority" className="px-4 py-2.5 tabular-nums">
+      {/* On a phone Priority and Attempts, two short numbers, share a line (app/globals.css, data-pair). */}
+      <td data-label="Priority" data-pair className="px-4 py-2.5 tabular-nums">
         {task.priority}
       </td>
-      <td data-label="Attempts" className="px-4 py-2.5 tabular-nums">
+      <td data-label="Attempts" data-pair className="px-4 py-2.5 tabular-nums">
         {task.attempts}
       </td>
       <td data-label="Updated" className="px-4 py-2.5 text-fg-muted">

@@ -1,0 +1,69 @@
+// Layouts on a 390 px phone a UI review found ragged: the task filters and task cards.
+import type { Locator, Page } from "@playwright/test";
+import { newAgent } from "./identity-support";
+import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+async function box(locator: Locator) {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error("not on the page");
+  return found;
+}
+
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+test("on a phone the task filters form an even grid and a task card keeps priority and attempts on one line", async ({ page }) => {
+  const agent = await newAgent();
+  const title = `Phone card ${uniqueName("t")}`;
+  const created = await apiCall("POST", "/api/v1/tasks", { title, agentId: agent.id, priority: 7, tags: ["phone"] });
+  expect(created.status).toBe(201);
+  await signIn(page);
+  await page.setViewportSize(PHONE);
+  await page.goto("/tasks");
+
+  const filters = page.getByTestId("task-filters");
+  const status = await box(filters.getByLabel("Status"));
+  const agentPick = await box(filters.getByLabel("Agent"));
+  const tag = await box(filters.getByLabel("Tag"));
+  const search = await box(filters.getByLabel("Search"));
+  const area = await box(filters);
+  // The two pickers share the first line, each half of it.
+  expect(Math.abs(status.y - agentPick.y)).toBeLessThan(1);
+  expect(Math.abs(status.width - agentPick.width)).toBeLessThan(1);
+  expect(status.width + agentPick.width).toBeGreaterThan(area.width - 16);
+  // The tag and the search each take a whole line of their own, below them.
+  for (const full of [tag, search]) {
+    expect(full.width).toBeGreaterThan(area.width - 1);
+    expect(full.x).toBeCloseTo(area.x, 0);
+  }
+  expect(tag.y).toBeGreaterThan(status.y + status.height - 1);
+  expect(search.y).toBeGreaterThan(tag.y + tag.height - 1);
+
+  // The card: priority and attempts, two short numbers, stand side by side, both still labelled.
+  await filters.getByLabel("Search").fill(title);
+  const card = page.getByTestId("task-row").filter({ hasText: title });
+  await expect(card).toHaveCount(1);
+  const priority = card.locator('[data-label="Priority"]');
+  const attempts = card.locator('[data-label="Attempts"]');
+  await expect(priority).toHaveText("7");
+  await expect(attempts).toHaveText("0");
+  const [p, a] = [await box(priority), await box(attempts)];
+  expect(Math.abs(p.y - a.y)).toBeLessThan(1);
+  expect(a.x).toBeGreaterThanOrEqual(p.x + p.width - 1);
+  // Their labels are drawn (each cell's ::before) and do not run into a value.
+  const labels = await card.evaluate((row) =>
+    ["Priority", "Attempts"].map((label) => getComputedStyle(row.querySelector(`[data-label="${label}"]`) as Element, "::before").content),
+  );
+  expect(labels).toEqual(['"Priority"', '"Attempts"']);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: "test-results/screens/phone-layout/tasks.png" });
+
+  // On a desktop the filters stay one row.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const wideStatus = await box(filters.getByLabel("Status"));
+  const wideSearch = await box(filters.getByLabel("Search"));
+  expect(Math.abs(wideStatus.y - wideSearch.y)).toBeLessThan(1);
+  expect((await box(filters.getByLabel("Tag"))).width).toBeLessThan(200);
+});
+
