@@ -1,6 +1,7 @@
-// Layouts on a 390 px phone a UI review found ragged: the task filters and task cards.
+// Layouts on a 390 px phone a UI review found ragged or cut off: the task filters
+// and task cards, and the identity editor's reason box.
 import type { Locator, Page } from "@playwright/test";
-import { newAgent } from "./identity-support";
+import { newAgent, replaceEditorText } from "./identity-support";
 import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -67,3 +68,24 @@ test("on a phone the task filters form an even grid and a task card keeps priori
   expect((await box(filters.getByLabel("Tag"))).width).toBeLessThan(200);
 });
 
+test("on a phone the identity editor's reason box shows its whole placeholder", async ({ page }) => {
+  const agent = await newAgent();
+  await signIn(page);
+  await page.setViewportSize(PHONE);
+  await page.goto(`/agents/${agent.id}/identity`);
+  // An edit, so the Discard button is beside the box too.
+  await replaceEditorText(page, '[data-testid="identity-editor"]', "# Soul\n\nShorter.\n");
+  await expect(page.getByRole("button", { name: "Discard" })).toBeVisible();
+  const reason = page.getByTestId("identity-reason");
+  const placeholder = (await reason.getAttribute("placeholder")) ?? "";
+  // It still says that the reason is optional and where it is shown.
+  expect(placeholder).toMatch(/optional/);
+  expect(placeholder).toMatch(/history/);
+  // The placeholder's text, typed into the box, fits the box without scrolling it.
+  await reason.fill(placeholder);
+  const fit = await reason.evaluate((input) => ({ scroll: input.scrollWidth, client: input.clientWidth }));
+  expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+  await reason.fill("");
+  expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({ path: "test-results/screens/phone-layout/identity-reason.png" });
+});

@@ -28,6 +28,7 @@ import {
   type WriteResult,
 } from "@/lib/contracts/identity";
 import { useUnsavedChangesGuard } from "../unsaved-guard";
+import { useNarrowScreen } from "../use-narrow-screen";
 import { CapabilitiesIssues, useCapabilitiesCheck } from "./capabilities-check";
 import { timeAgo } from "./format";
 import { type Conflict, ConflictDialog, PromptPreviewDialog, RebootstrapButton } from "./identity-dialogs";
@@ -50,6 +51,7 @@ const PROFILE_NOTES: Record<SecurityProfile, string> = {
 
 export function AgentIdentityPanel({ agentId }: { agentId: string }) {
   const can = useCan();
+  const narrow = useNarrowScreen();
   const queryClient = useQueryClient();
   const agent = useQuery({ queryKey: ["agents", agentId], queryFn: () => api<{ agent: AgentDto }>(`/api/v1/agents/${agentId}`) });
   const agentName = agent.data?.agent.name;
@@ -318,8 +320,9 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
               <Input
                 value={reason}
                 onChange={(event) => setReason(event.target.value)}
-                placeholder="Why this change? (optional, shown in the history)"
-                className="h-8 min-w-48 flex-1"
+                // The long text does not fit a phone's line, so the phone gets a shorter one saying the same.
+                placeholder={narrow ? "Why? (optional, shown in the history)" : "Why this change? (optional, shown in the history)"}
+                className="h-8 min-w-48 flex-1 basis-full sm:basis-0"
                 maxLength={1000}
                 aria-label="Reason for the change"
                 data-testid="identity-reason"
