@@ -7,9 +7,10 @@
 import { DiffEditor, Editor, loader, type OnMount } from "@monaco-editor/react";
 import type { editor } from "monaco-editor";
 import { useTheme } from "next-themes";
-import { type ComponentProps, useRef } from "react";
+import { type ComponentProps, useEffect, useRef, useState } from "react";
 import { EditorLoadError, PlainEditor, textareaEditor, useMonacoStatus } from "@/components/editor-fallback";
 import { Loading } from "@/components/ui/states";
+import { DiffToolbar, SIDE_BY_SIDE_MIN_WIDTH, useDiffView, useWidth } from "./diff-toolbar";
 
 loader.config({ paths: { vs: "/monaco/vs" } });
 
@@ -96,16 +97,29 @@ function PlainText({ text, label }: { text: string; label?: string }) {
   );
 }
 
-// Below this width the diff is shown inline (one column): two columns on a phone
-// leave a word or two per line.
-const SIDE_BY_SIDE_MIN_WIDTH = 700;
+type CodeDiffProps = ComponentProps<typeof DiffEditor> & {
+  onSave?: () => void;
+  /** A bar above the diff: a summary (+N, -M lines), side by side or inline, previous and next change. */
+  toolbar?: boolean;
+};
 
-export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof DiffEditor> & { onSave?: () => void }) {
+export function CodeDiff({ onSave, onMount, toolbar = false, ...props }: CodeDiffProps) {
   const theme = useMonacoTheme();
   const status = useMonacoStatus();
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
   const original = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const [mounted, setMounted] = useState<editor.IStandaloneDiffEditor | null>(null);
+  const [view, setView] = useDiffView();
+  const [frame, setFrame] = useState<HTMLDivElement | null>(null);
+  const width = useWidth(frame);
+  // With the bar, the reviewer's pick decides; "auto" is Monaco's own rule (inline when narrow).
+  const sideBySide = view === "auto" ? width >= SIDE_BY_SIDE_MIN_WIDTH : view === "side-by-side";
+  useEffect(() => {
+    // Monaco turns wrapping off on the hidden old side in the inline view, and does not turn it back
+    // on when the view goes side by side again: its lines ran past the column's edge.
+    if (toolbar && sideBySide) mounted?.getOriginalEditor().updateOptions({ wordWrapOverride2: "inherit" });
+  }, [toolbar, sideBySide, mounted]);
   if (status === "loading") return <Loading label="Loading diff…" />;
   if (status === "failed") {
     const originalText = props.original ?? "";
@@ -139,7 +153,8 @@ export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof Di
       </div>
     );
   }
-  return (
+  const viewOptions = toolbar ? { renderSideBySide: sideBySide, useInlineViewWhenSpaceIsLimited: false } : {};
+  const diffEditor = (
     <DiffEditor
       theme={theme}
       loading={<Loading label="Loading diff…" />}
@@ -150,6 +165,7 @@ export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof Di
       {...props}
       onMount={(diff, monaco) => {
         diff.getModifiedEditor().addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current?.());
+        setMounted(diff);
         onMount?.(diff, monaco);
       }}
       options={{
@@ -159,8 +175,18 @@ export function CodeDiff({ onSave, onMount, ...props }: ComponentProps<typeof Di
         renderSideBySideInlineBreakpoint: SIDE_BY_SIDE_MIN_WIDTH,
         // Long unchanged stretches fold away (a click opens them), so the change is in view at once.
         hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
+        ...viewOptions,
         ...props.options,
       }}
     />
+  );
+  if (!toolbar) return diffEditor;
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <DiffToolbar diff={mounted} sideBySide={sideBySide} onView={setView} />
+      <div ref={setFrame} className="min-h-0 flex-1">
+        {diffEditor}
+      </div>
+    </div>
   );
 }

@@ -148,6 +148,7 @@ export function ProposalReview({ proposalId, onConflict }: { proposalId: string;
         </div>
         <div className="h-[55vh] overflow-hidden rounded-md border border-border" data-testid="proposal-diff">
           <CodeDiff
+            toolbar
             original={original}
             modified={initial}
             language={p.language}
