@@ -3,8 +3,10 @@
 // process (worker/main.ts --once) and scripted agents (tests/fixtures/agents).
 import { execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { expect } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect } from "vitest";
 import { openTestDb } from "./support/test-db";
 
 export type Target = { baseUrl: string; dbFile: string; databaseUrl: string; adminToken: string };
@@ -144,4 +146,17 @@ export async function storeUncheckedIdentityVersion(target: Target, agentId: str
   } finally {
     await database.close();
   }
+}
+
+/** A maker of temporary directories named `swarmdeck-<prefix>-…`, all removed after the file's tests. */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(path.join(tmpdir(), `swarmdeck-${prefix}-`));
+    dirs.push(dir);
+    return dir;
+  };
 }

@@ -2,26 +2,17 @@
 // process and a scripted agent that writes a tool with the CLI, then runs it with
 // inputs far larger than one command-line argument holds (128 KiB on Linux), from a
 // file and from stdin, and one above the worker's limit for a call.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
-import { agentWithToken, createTask, getTask, type Target } from "./worker-helpers";
+import { agentWithToken, createTask, getTask, type Target, tempDirs } from "./worker-helpers";
 
 let target: Target;
-const dirs: string[] = [];
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "swarmdeck-tool-cli-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("tool-cli");
 beforeAll(() => {
   target = server();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const TOOL = `import { z } from "zod";

@@ -3,26 +3,17 @@
 // scripted agent speaking MCP with the SDK's client to `swarm mcp`. It writes a tool,
 // calls it in the same session, updates it, sees a failing tool refused with its
 // error, deletes one; a second worker on another workspace finds the tools again.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
-import { agentWithToken, call, createTask, getTask, type Target } from "./worker-helpers";
+import { agentWithToken, call, createTask, getTask, type Target, tempDirs } from "./worker-helpers";
 
 let target: Target;
-const dirs: string[] = [];
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "swarmdeck-mcp-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs("mcp");
 beforeAll(() => {
   target = server();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 async function runScenario(agent: { id: string; token: string }, scenario: "author" | "reuse" | "lead" | "oversized") {
