@@ -145,6 +145,22 @@ describe("schedules API", () => {
     expect(often.body.error).toMatch(/fires every 2 minutes/);
   });
 
+  it("refuses a task title the tasks API refuses (control or text-direction characters), at create and at change", async () => {
+    const before = (await admin().get("/api/v1/schedules")).body.schedules.length;
+    for (const taskTitle of ["Nightly\nsweep", "h\u202Eexe.txt", "beep\u0007"]) {
+      const direct = await admin().post("/api/v1/tasks", { title: taskTitle });
+      expect(direct.status).toBe(400);
+      const reply = await admin().post("/api/v1/schedules", body({ taskTitle }));
+      expect(reply.status, JSON.stringify(taskTitle)).toBe(400);
+      expect(reply.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "taskTitle" }] });
+    }
+    expect((await admin().get("/api/v1/schedules")).body.schedules.length).toBe(before);
+    const created = await admin().post("/api/v1/schedules", body({ name: "Title check" }));
+    const changed = await admin().patch(`/api/v1/schedules/${created.body.schedule.id}`, { taskTitle: "a\u202Eb" });
+    expect(changed.status).toBe(400);
+    expect((await admin().get(`/api/v1/schedules/${created.body.schedule.id}`)).body.schedule.taskTitle).toBe("Nightly sweep");
+  });
+
   it("runs a schedule now and creates its task, unassigned without a target", async () => {
     const created = await admin().post("/api/v1/schedules", body({ name: "Pool task" }));
     const run = await admin().post(`/api/v1/schedules/${created.body.schedule.id}/run`);

@@ -1,7 +1,7 @@
 // Schedules: cron schedules that create tasks from a template (reference 001, P11).
 import { z } from "zod";
 import { oneLine } from "./common";
-import { taskDescriptionSchema, taskPrioritySchema, taskTagsSchema, taskTypeSchema } from "./tasks";
+import { MAX_TASK_TITLE_CHARS, taskDescriptionSchema, taskPrioritySchema, taskTagsSchema, taskTypeSchema } from "./tasks";
 
 export const SCHEDULE_TARGET_KINDS = ["agent", "leads", "all", "role", "tag", "pool"] as const;
 export const scheduleTargetKindSchema = z.enum(SCHEDULE_TARGET_KINDS);
@@ -16,7 +16,10 @@ const fields = {
   /** The role (lead, worker) or the capability tag. */
   targetValue: z.string().trim().max(64).nullish(),
   agentId: z.string().max(64).nullish(),
-  taskTitle: z.string().trim().min(1, "a task title is required").max(200, "at most 200 characters"),
+  // The title of every task it creates: held to the tasks API's rule for a title (lib/contracts/tasks.ts).
+  taskTitle: oneLine(
+    z.string().trim().min(1, "a task title is required").max(MAX_TASK_TITLE_CHARS, `at most ${MAX_TASK_TITLE_CHARS} characters`),
+  ),
   taskDescription: taskDescriptionSchema.default(""),
   taskType: taskTypeSchema.default("task"),
   taskTags: taskTagsSchema.default([]),
