@@ -128,6 +128,27 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       expect((await admin.get(`/api/v1/memories/${kept}`)).body.memory).toMatchObject({ sourceTaskId: own });
     });
 
+    it("takes an operator's task id only of a task that exists: an unknown one is 404 and nothing of the batch is stored", async () => {
+      const task = (await admin.post("/api/v1/tasks", { title: "a task to learn from" })).body.task.id;
+      const name = `dangling ${Date.now()}`;
+      const unknown = await admin.post("/api/v1/memories", { name, content: "a note on a task that never was", taskId: "no-such-task" });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe("not_found");
+      const batch = await admin.post("/api/v1/memories", {
+        items: [
+          { name, content: "a note on a real task", taskId: task },
+          { name, content: "a note on a task that never was", taskId: "no-such-task" },
+        ],
+      });
+      expect(batch.status).toBe(404);
+      expect(batch.body.error.details).toMatchObject({ index: 1 });
+      const stored = await admin.get(`/api/v1/memories?q=${encodeURIComponent(name)}&limit=200`);
+      expect(stored.body.memories.filter((m: { name: string }) => m.name === name)).toEqual([]);
+      const kept = await admin.post("/api/v1/memories", { name, content: "a note on a real task", taskId: task });
+      expect(kept.status).toBe(201);
+      expect((await admin.get(`/api/v1/memories/${kept.body.ids[0]}`)).body.memory).toMatchObject({ sourceTaskId: task });
+    });
+
     it("turns any user text into a safe query and rejects bad input with clear errors, writing nothing", async () => {
       for (const query of ['"unbalanced AND (', "NEAR(a b", "name:* OR ^", "*** ((("]) {
         const reply = await alice.api.post("/api/worker/memories/search", { query });

@@ -35,21 +35,38 @@ async function knownAgentsPg(ids: string[]): Promise<Set<string>> {
   return new Set(rows.map((row) => row.id));
 }
 
+/** The tasks among `ids` that exist, on the PostgreSQL store. */
+async function knownTasksPg(ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { pgSql } = await import("@/lib/pg");
+  const rows = await pgSql().all<{ id: string }>('SELECT "id" FROM "Task" WHERE "id" = ANY($1::text[])', [ids]);
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function operatorMemories(body: z.infer<typeof operatorCreateMemoryBodySchema>): Promise<NewMemory[]> {
   ensureMemoryJobs();
   const items = "items" in body ? body.items : [body];
   const agentIds = [...new Set(items.map((item) => item.agentId).filter((id): id is string => Boolean(id)))];
+  const taskIds = [...new Set(items.map((item) => item.taskId).filter((id): id is string => Boolean(id)))];
   const known = usesPostgres()
     ? await knownAgentsPg(agentIds)
     : await withSqlite((sqlite) => {
         const find = prepare(sqlite, "SELECT id FROM Agent WHERE id = ? AND archivedAt IS NULL");
         return new Set(agentIds.filter((id) => find.get(id)));
       });
+  // A memory's task is shown with it and links to the task: one that does not exist is 404, as an unknown agent is.
+  const knownTasks = usesPostgres()
+    ? await knownTasksPg(taskIds)
+    : await withSqlite((sqlite) => {
+        const find = prepare(sqlite, "SELECT id FROM Task WHERE id = ?");
+        return new Set(taskIds.filter((id) => find.get(id)));
+      });
   return items.map((item, index) => {
     if (item.scope === "agent" && !item.agentId) {
       throw new ApiError("validation_failed", "An agent-scope memory needs agentId", { index });
     }
     if (item.agentId && !known.has(item.agentId)) throw new ApiError("not_found", `Agent ${item.agentId} not found`, { index });
+    if (item.taskId && !knownTasks.has(item.taskId)) throw new ApiError("not_found", `Task ${item.taskId} not found`, { index });
     return {
       name: item.name,
       content: item.content,
