@@ -119,6 +119,21 @@ describe("the operators' MCP endpoint", () => {
     expect(unknown).toMatchObject({ isError: true, body: { error: { code: "not_found" } } });
   });
 
+  it("refuses arguments no record can hold (a NUL, a lone surrogate) as the API does, whatever the store", async () => {
+    const rest = await admin().post("/api/v1/memories/search", { query: "base\u0000image" });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error.code).toBe("validation_failed");
+    for (const [name, args] of [
+      ["search_memories", { query: "base\u0000image" }],
+      ["get_task", { id: "task\u0000" }],
+      ["list_tasks", { q: "deploy\ud800keys" }],
+    ] as const) {
+      const answer = await call(mcp, name, args);
+      expect(answer.isError, name).toBe(true);
+      expect(answer.body.error, name).toMatchObject({ code: "validation_failed", details: [{ path: Object.keys(args)[0] }] });
+    }
+  });
+
   it("takes an operator API token only", async () => {
     const initialize = {
       jsonrpc: "2.0",

@@ -17,6 +17,7 @@ import { operatorSearchBodySchema } from "@/lib/contracts/memory";
 import { listTasksQuerySchema, taskStatusSchema } from "@/lib/contracts/tasks";
 import { db } from "@/lib/db";
 import { ApiError, type ErrorCode, notFound, toApiError } from "@/lib/errors";
+import { findJsonProblem } from "@/lib/http/well-formed";
 import { listProposals } from "@/lib/identity/proposals";
 import { getIdentityFile } from "@/lib/identity/read";
 import { ensureMemoryJobs } from "@/lib/memory/jobs";
@@ -147,6 +148,10 @@ function buildServer(): Server {
       return text({ error: { code: "not_found", message: `No tool "${request.params.name}"; list_tools names them` } }, true);
     }
     try {
+      // As lib/api/handler.ts refuses them in every other body: text no record can hold
+      // (a NUL on PostgreSQL, a lone surrogate) is a 400, alike on both stores, never a driver's error.
+      const problem = findJsonProblem(request.params.arguments ?? {});
+      if (problem) throw new ApiError("validation_failed", "The request is not valid", [problem]);
       const args = found.schema.parse(request.params.arguments ?? {});
       return text(await found.run(args as never));
     } catch (error) {
