@@ -161,6 +161,29 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     );
   });
 
+  it("two agents changing built-ins at once: each change is merged into its own agent's branch, neither undoes the other", async () => {
+    const first = await agentWithWorker({ securityProfile: "power" });
+    const second = await agentWithWorker({ securityProfile: "power" });
+    const change = (limit: number) => ({
+      name: "memory_search",
+      source: memorySearch(`return { query: input.query, limit: ${limit} };`),
+      testInput: { query: "deploys" },
+      reason: `limit ${limit}`,
+    });
+    // The second arrives while the first is being tested on its staging branch.
+    const [a, b] = await Promise.all([
+      first.worker.post("/api/worker/builtin-tools", change(2)),
+      new Promise((resolve) => setTimeout(resolve, 150)).then(() => second.worker.post("/api/worker/builtin-tools", change(4))),
+    ]);
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    expect(b.status, JSON.stringify(b.body)).toBe(201);
+    expect(git("rev-parse", `agents/${first.agent.name}`)).toBe(a.body.commit);
+    expect(git("rev-parse", `agents/${second.agent.name}`)).toBe(b.body.commit);
+    expect(git("show", `agents/${first.agent.name}:tools/memory_search.ts`)).toContain("limit: 2");
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect(git("status", "--porcelain")).toBe("");
+  });
+
   it("follows capabilities, refuses what is not a built-in, and never touches another agent", async () => {
     const locked = await agentWithWorker({ securityProfile: "power" });
     const caps = await current(locked.agent.id, "capabilities");

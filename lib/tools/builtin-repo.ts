@@ -12,7 +12,6 @@ import path from "node:path";
 import { z } from "zod";
 import { gitOrThrow } from "../../worker/git";
 import { BUILTIN_TOOLS } from "../../worker/mcp/builtin-tools";
-import { recoverStaging } from "./staging";
 
 export function builtinRepoDir(): string {
   return path.resolve(process.env.SWARMDECK_DATA_DIR ?? "data", "builtin-tools");
@@ -42,13 +41,27 @@ export default {
 `;
 }
 
-/** Creates the repository with every built-in as shipped (once), and repairs an interrupted staging. */
+/** Repositories being created in this process: two first changes at once create one, and neither stages on it half-made. */
+const creating = new Map<string, Promise<void>>();
+
+/**
+ * Creates the repository with every built-in as shipped (once). An interrupted staging
+ * is repaired by stageChange itself, under its lock (lib/tools/staging.ts): repaired
+ * here, outside it, it undid another agent's change in the middle of its staging.
+ */
 export async function ensureBuiltinRepo(): Promise<string> {
   const dir = builtinRepoDir();
-  if (existsSync(path.join(dir, ".git"))) {
-    await recoverStaging(dir);
-    return dir;
+  let made = creating.get(dir);
+  if (!made) {
+    if (existsSync(path.join(dir, ".git"))) return dir;
+    made = createBuiltinRepo(dir).finally(() => creating.delete(dir));
+    creating.set(dir, made);
   }
+  await made;
+  return dir;
+}
+
+async function createBuiltinRepo(dir: string): Promise<void> {
   await mkdir(path.join(dir, "tools"), { recursive: true });
   await gitOrThrow(dir, ["init", "-q", "-b", "main"]);
   await gitOrThrow(dir, ["config", "user.name", "Swarmdeck"]);
@@ -56,5 +69,4 @@ export async function ensureBuiltinRepo(): Promise<string> {
   for (const tool of BUILTIN_TOOLS) await writeFile(path.join(dir, builtinFilePath(tool.name)), shippedSource(tool.name) ?? "");
   await gitOrThrow(dir, ["add", "."]);
   await gitOrThrow(dir, ["commit", "-q", "-m", "Built-in tools as shipped"]);
-  return dir;
 }
