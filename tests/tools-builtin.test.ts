@@ -161,6 +161,24 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     );
   });
 
+  it("an archived agent's waiting change cannot be decided: 404 like the agent, nothing staged", async () => {
+    const { agent, worker } = await agentWithWorker({ securityProfile: "paranoid" });
+    const proposed = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch("return { query: input.query, limit: 2 };"),
+      testInput: { query: "x" },
+    });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(202);
+    expect((await admin().delete(`/api/v1/agents/${agent.id}`)).status).toBe(204);
+    for (const decision of ["approve", "reject"]) {
+      const reply = await admin().post(`/api/v1/agents/${agent.id}/builtin-tools/${proposed.body.id}/${decision}`, {});
+      expect(reply.status, JSON.stringify(reply.body)).toBe(404);
+      expect(reply.body.error.code).toBe("not_found");
+    }
+    expect(git("branch", "--list", "agents/*~archived-*", "staging/*~archived-*")).toBe("");
+    expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+  });
+
   it("two agents changing built-ins at once: each change is merged into its own agent's branch, neither undoes the other", async () => {
     const first = await agentWithWorker({ securityProfile: "power" });
     const second = await agentWithWorker({ securityProfile: "power" });

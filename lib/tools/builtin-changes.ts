@@ -187,7 +187,11 @@ export async function reviewBuiltinChange({
   actor: Actor;
   reviewerId: string;
 }): Promise<BuiltinChangeDto> {
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, name: true, securityProfile: true } });
+  // An archived agent is not found, as everywhere in the operator API (its suffixed name is no branch name either).
+  const agent = await db.agent.findFirst({
+    where: { id: agentId, archivedAt: null },
+    select: { id: true, name: true, securityProfile: true },
+  });
   if (!agent) throw notFound("Agent");
   const change = await db.builtinToolChange.findFirst({ where: { id: changeId, agentId } });
   if (!change) throw notFound("Built-in tool change");
