@@ -156,6 +156,23 @@ describe("paths no route claims", () => {
   });
 });
 
+describe("request targets that are not a path", () => {
+  it("the asterisk-form: OPTIONS * is answered for the server (204 with Allow), anything else with it a 400, never a 500", async () => {
+    const options = await rawRequest("OPTIONS", "*");
+    expect(options.status).toBe(204);
+    for (const [method, target] of [
+      ["GET", "*"],
+      ["POST", "*"],
+      ["GET", "*x"],
+    ] as const) {
+      const reply = await rawRequest(method, target);
+      expect(`${method} ${target} ${reply.status}`).toBe(`${method} ${target} 400`);
+      expect(reply.body).toContain("not a path");
+    }
+    expect((await rawRequest("GET", "/api/health")).status).toBe(200);
+  });
+});
+
 describe("requests Node itself refuses before any route", () => {
   it("a request line over 16 KiB: 431 in the error shape, not an empty answer", async () => {
     const reply = await rawRequest("GET", `/api/v1/agents?q=${"x".repeat(20_000)}`);

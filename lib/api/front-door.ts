@@ -49,6 +49,22 @@ export function refuseUnroutable(req: IncomingMessage, res: ServerResponse): boo
     });
     return true;
   }
+  // The asterisk-form ("OPTIONS *", RFC 9112 3.2.4) names the server, not a path: Next
+  // cannot parse it as a URL and answered its plain-text 500. (Node refuses any other
+  // target that is neither a path nor an absolute URL itself.)
+  if (!url.startsWith("/") && !/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    if (method === "OPTIONS" && url === "*") {
+      res.writeHead(204, { allow: [...METHODS].join(", "), "cache-control": "no-store" });
+      res.end();
+    } else {
+      send(
+        res,
+        false,
+        new ApiError("bad_request", `The request target ${url.slice(0, 200)} is not a path; send a path such as /api/health`),
+      );
+    }
+    return true;
+  }
   if (hasMalformedEscape(pathname)) {
     send(res, api, new ApiError("bad_request", "The path has a malformed percent-escape", { path: pathname.slice(0, 200) }));
     return true;
