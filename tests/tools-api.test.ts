@@ -162,6 +162,30 @@ describe("deleting, disabling, counting", () => {
     expect((await worker.get("/api/worker/tools")).body.tools).toHaveLength(1);
   });
 
+  it("an operator's view of one tool holds its newest 200 versions, however many the agent wrote, and counts them all", async () => {
+    const { agent, worker } = await agentWithWorker();
+    const first = await worker.post("/api/worker/tools", toolBody("busy_tool"));
+    expect(first.status).toBe(201);
+    const tool = await sql().get<{ id: string }>('SELECT "id" FROM "AgentTool" WHERE "agentId" = ? AND "name" = ?', [
+      agent.id,
+      "busy_tool",
+    ]);
+    // Versions as an agent in a loop writes them (60 an hour pass the quota): 250 more, the last 5 waiting for review.
+    for (let version = 2; version <= 251; version++) {
+      await sql().run(
+        `INSERT INTO "AgentToolVersion" ("id", "toolId", "version", "op", "status", "description", "source", "actorType", "createdAt")
+         VALUES (?, ?, ?, 'write', ?, 'busy', ?, 'worker', ?)`,
+        [`busy-${agent.id}-${version}`, tool?.id, version, version > 246 ? "pending" : "rejected", `// v${version}`, new Date()],
+      );
+    }
+    const detail = await admin().get(`/api/v1/agents/${agent.id}/tools/busy_tool`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.versions).toHaveLength(200);
+    expect(detail.body.versions[0].version).toBe(251);
+    expect(detail.body.versions.at(-1).version).toBe(52);
+    expect(detail.body).toMatchObject({ currentVersion: 1, currentVersionId: first.body.versionId, pendingChanges: 5 });
+  });
+
   it("operators disable, enable and delete; viewers only read; calls and failures are counted", async () => {
     const { agent, worker } = await agentWithWorker();
     await worker.post("/api/worker/tools", toolBody("ping"));

@@ -75,11 +75,19 @@ async function findTool(agentId: string, name: string) {
   return tool;
 }
 
-/** One tool with every version, newest first. */
+/** How many versions one tool's answer holds (as an identity file's history, and an agent's built-in changes). */
+const TOOL_VERSIONS_SHOWN = 200;
+
+/** One tool with its newest versions, newest first; its counts are over every version. */
 export async function getAgentTool({ agentId, name }: { agentId: string; name: string }): Promise<AgentToolDetailDto> {
   const tool = await findTool(agentId, name);
-  const versions = await db.agentToolVersion.findMany({ where: { toolId: tool.id }, orderBy: { version: "desc" } });
-  return { ...toToolDto(tool, versions), versions: versions.map(toVersionDto) };
+  // An agent in a loop writes a version a minute, each with its source and test data:
+  // the answer is bounded, never every version there is.
+  const [all, versions] = await Promise.all([
+    db.agentToolVersion.findMany({ where: { toolId: tool.id }, select: { id: true, version: true, status: true } }),
+    db.agentToolVersion.findMany({ where: { toolId: tool.id }, orderBy: { version: "desc" }, take: TOOL_VERSIONS_SHOWN }),
+  ]);
+  return { ...toToolDto(tool, all), versions: versions.map(toVersionDto) };
 }
 
 export async function setToolEnabled({ agentId, name, enabled, actor }: { agentId: string; name: string; enabled: boolean; actor: Actor }) {

@@ -2,7 +2,7 @@ import { operatorRoute } from "@/lib/api/handler";
 import { toolNameSchema, updateToolBodySchema } from "@/lib/contracts/tools";
 import { deleteToolAsOperator, getAgentTool, setToolEnabled } from "@/lib/tools/tool-admin";
 
-// GET /api/v1/agents/{id}/tools/{name} – one tool with every version (source, test input and output, who and why)
+// GET /api/v1/agents/{id}/tools/{name} – one tool with its newest 200 versions (source, test input and output, who and why)
 export const GET = operatorRoute("viewer", async ({ params }) =>
   getAgentTool({ agentId: params.id ?? "", name: toolNameSchema.parse(params.name) }),
 );
