@@ -138,6 +138,30 @@ describe("reject", () => {
   });
 });
 
+describe("an archived agent's proposals", () => {
+  it("leave the review queue when the agent is archived: its open ones are closed as rejected, its decided ones stay as they were", async () => {
+    const { agent, worker, proposalId: decided } = await propose("soul", "# Soul\nfirst\n");
+    expect((await admin().post(`/api/v1/proposals/${decided}/approve`, {})).status).toBe(200);
+    const open = await worker.put("/api/worker/identity/identity", {
+      content: "# Identity\nproposed\n",
+      baseVersionId: (await current(agent.id, "identity")).versionId,
+      reason: "present itself",
+      trigger: "agent",
+    });
+    expect(open.status).toBe(202);
+
+    expect((await admin().delete(`/api/v1/agents/${agent.id}`)).status).toBe(204);
+    expect((await admin().get(`/api/v1/proposals?status=pending&agentId=${agent.id}`)).body.proposals).toEqual([]);
+    const closed = (await admin().get(`/api/v1/proposals/${open.body.proposalId}`)).body;
+    expect(closed).toMatchObject({ status: "rejected", reviewNote: "The agent was archived", reviewerLabel: "admin@test.local" });
+    expect(closed.decidedAt).not.toBeNull();
+    expect((await admin().get(`/api/v1/proposals/${decided}`)).body).toMatchObject({ status: "approved" });
+    expect((await lastAudit(agent.id, "agent.archived"))?.data).toMatchObject({ proposalsClosed: 1 });
+    // Nothing to decide any more: the closed proposal cannot be approved afterwards.
+    expect((await admin().post(`/api/v1/proposals/${open.body.proposalId}/approve`, {})).status).toBe(409);
+  });
+});
+
 describe("one classification", () => {
   it("a proposal whose change overlaps a later edit is a conflict in the list, the counts and its page; clean again, it is pending", async () => {
     const { agent, base, proposalId } = await propose("soul", "# Soul\nproposed text\n");

@@ -41,6 +41,7 @@ function ArchiveCard({ agent }: { agent: AgentDto }) {
     onSuccess: () => {
       toast.success(`Agent ${agent.name} archived`);
       queryClient.invalidateQueries({ queryKey: ["agents"] });
+      queryClient.invalidateQueries({ queryKey: ["proposals"] });
       router.push("/agents");
     },
     onError: (error) => toast.error(describeError(error)),
@@ -49,7 +50,7 @@ function ArchiveCard({ agent }: { agent: AgentDto }) {
     <Card>
       <CardHeader
         title="Archive agent"
-        description="Its worker tokens stop working and its queued tasks go back to the pool. History (identity versions, tasks, audit) is kept."
+        description="Its worker tokens stop working, its queued tasks go back to the pool and its open proposals are closed. History (identity versions, proposals, tasks, audit) is kept."
         actions={
           <Button variant="danger" size="sm" onClick={() => setConfirming(true)} data-testid="archive-agent">
             <Archive className="size-4" aria-hidden /> Archive
@@ -62,8 +63,8 @@ function ArchiveCard({ agent }: { agent: AgentDto }) {
         title={`Archive ${agent.name}?`}
         description={
           <>
-            Every worker token of <strong>{agent.name}</strong> is revoked at once and its pending tasks return to the pool. The name
-            becomes free for a new agent. This cannot be undone from the UI.
+            Every worker token of <strong>{agent.name}</strong> is revoked at once, its pending tasks return to the pool and its open
+            proposals are closed as rejected. The name becomes free for a new agent. This cannot be undone from the UI.
           </>
         }
         confirmLabel="Archive agent"

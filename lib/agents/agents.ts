@@ -141,7 +141,10 @@ export async function updateAgent({
   return toAgentDto(agent);
 }
 
-export async function archiveAgent({ id, actor }: { id: string; actor: Actor }): Promise<void> {
+/** What an archived agent's open proposals say once closed: no one can approve them any more (lib/identity/proposals.ts). */
+export const ARCHIVED_PROPOSAL_NOTE = "The agent was archived";
+
+export async function archiveAgent({ id, actor, reviewerId }: { id: string; actor: Actor; reviewerId: string }): Promise<void> {
   await db.$transaction(async (tx) => {
     const agent = await findAgent({ id, tx });
     const now = new Date();
@@ -152,6 +155,19 @@ export async function archiveAgent({ id, actor }: { id: string; actor: Actor }):
       where: { agentId: id, status: { in: ["pending", "offered"] } },
       data: { agentId: null, status: "unassigned" },
     });
-    await appendAudit(tx, { actor, action: "agent.archived", targetType: "agent", targetId: id, agentId: id, data: { name: agent.name } });
+    // Its open proposals leave the review queue: an archived agent's identity can no
+    // longer change, so they could be neither approved nor rejected there.
+    const closed = await tx.identityProposal.updateMany({
+      where: { agentId: id, status: { in: ["pending", "conflict"] } },
+      data: { status: "rejected", reviewerId, reviewNote: ARCHIVED_PROPOSAL_NOTE, decidedAt: now },
+    });
+    await appendAudit(tx, {
+      actor,
+      action: "agent.archived",
+      targetType: "agent",
+      targetId: id,
+      agentId: id,
+      data: { name: agent.name, proposalsClosed: closed.count },
+    });
   });
 }

@@ -11,7 +11,7 @@ export const PATCH = operatorRoute("operator", async ({ params, body, actor, pri
   return { agent: await updateAgent({ id: params.id ?? "", input, actor, role: principal.role }) };
 });
 
-// DELETE /api/v1/agents/{id} – archive: tokens revoked, history kept
-export const DELETE = operatorRoute("operator", async ({ params, actor }) => {
-  await archiveAgent({ id: params.id ?? "", actor });
+// DELETE /api/v1/agents/{id} – archive: tokens revoked, open proposals closed, history kept
+export const DELETE = operatorRoute("operator", async ({ params, actor, principal }) => {
+  await archiveAgent({ id: params.id ?? "", actor, reviewerId: principal.userId });
 });
