@@ -60,6 +60,25 @@ describe("schedules API", () => {
     expect((await admin().get(`/api/v1/schedules/${schedule.id}`)).status).toBe(404);
   });
 
+  it("stops a schedule aimed at an agent when the agent is archived, and will not switch it on again until it is aimed elsewhere", async () => {
+    const agent = await createAgent();
+    const created = await admin().post("/api/v1/schedules", body({ agentId: agent.id, enabled: true }));
+    expect(created.body.schedule.nextRunAt).not.toBeNull();
+    const forPool = await admin().post("/api/v1/schedules", body({ name: "Pool sweep", enabled: true }));
+    expect((await admin().delete(`/api/v1/agents/${agent.id}`)).status).toBe(204);
+
+    const id = created.body.schedule.id;
+    expect((await admin().get(`/api/v1/schedules/${id}`)).body.schedule).toMatchObject({ enabled: false, nextRunAt: null });
+    expect((await admin().get(`/api/v1/schedules/${forPool.body.schedule.id}`)).body.schedule).toMatchObject({ enabled: true });
+    const again = await admin().patch(`/api/v1/schedules/${id}`, { enabled: true });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: "conflict", message: expect.stringMatching(/agent was archived/) });
+    expect((await admin().get(`/api/v1/schedules/${id}`)).body.schedule.enabled).toBe(false);
+    const elsewhere = await admin().patch(`/api/v1/schedules/${id}`, { enabled: true, targetKind: "pool" });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.schedule).toMatchObject({ enabled: true, targetKind: "pool", agentId: null });
+  });
+
   it("rejects a bad cron, time zone or agent with a clear 400 and writes nothing", async () => {
     const before = (await admin().get("/api/v1/schedules")).body.schedules.length;
     const badCron = await admin().post("/api/v1/schedules", body({ cron: "61 * * * *" }));

@@ -50,7 +50,7 @@ function ArchiveCard({ agent }: { agent: AgentDto }) {
     <Card>
       <CardHeader
         title="Archive agent"
-        description="Its worker tokens stop working, its queued tasks go back to the pool and its open proposals are closed. History (identity versions, proposals, tasks, audit) is kept."
+        description="Its worker tokens stop working, its queued tasks go back to the pool, its open proposals are closed and the schedules aimed at it stop. History (identity versions, proposals, tasks, audit) is kept."
         actions={
           <Button variant="danger" size="sm" onClick={() => setConfirming(true)} data-testid="archive-agent">
             <Archive className="size-4" aria-hidden /> Archive
@@ -63,8 +63,9 @@ function ArchiveCard({ agent }: { agent: AgentDto }) {
         title={`Archive ${agent.name}?`}
         description={
           <>
-            Every worker token of <strong>{agent.name}</strong> is revoked at once, its pending tasks return to the pool and its open
-            proposals are closed as rejected. The name becomes free for a new agent. This cannot be undone from the UI.
+            Every worker token of <strong>{agent.name}</strong> is revoked at once, its pending tasks return to the pool, its open proposals
+            are closed as rejected and its schedules are switched off. The name becomes free for a new agent. This cannot be undone from the
+            UI.
           </>
         }
         confirmLabel="Archive agent"

@@ -161,13 +161,18 @@ export async function archiveAgent({ id, actor, reviewerId }: { id: string; acto
       where: { agentId: id, status: { in: ["pending", "conflict"] } },
       data: { status: "rejected", reviewerId, reviewNote: ARCHIVED_PROPOSAL_NOTE, decidedAt: now },
     });
+    // Its own schedules stop: each run would only fail to create a task for it.
+    const stopped = await tx.schedule.updateMany({
+      where: { agentId: id, targetKind: "agent", enabled: true },
+      data: { enabled: false, nextRunAt: null },
+    });
     await appendAudit(tx, {
       actor,
       action: "agent.archived",
       targetType: "agent",
       targetId: id,
       agentId: id,
-      data: { name: agent.name, proposalsClosed: closed.count },
+      data: { name: agent.name, proposalsClosed: closed.count, schedulesDisabled: stopped.count },
     });
   });
 }

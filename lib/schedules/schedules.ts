@@ -282,6 +282,19 @@ export async function updateSchedule({
           agentId: input.agentId !== undefined ? input.agentId : keeps ? current.agentId : null,
         })
       : null;
+    if (!target && enabled && current.targetKind === "agent" && current.agentId) {
+      // Archiving an agent switches its schedules off (archiveAgent in lib/agents/agents.ts); they stay off until aimed elsewhere.
+      const agent = await tx.agent.findUnique({ where: { id: current.agentId }, select: { archivedAt: true } });
+      if (!agent || agent.archivedAt) {
+        throw new ApiError(
+          "conflict",
+          "The schedule's agent was archived; aim it at another agent, a role, a tag or the pool to run it again",
+          {
+            agentId: current.agentId,
+          },
+        );
+      }
+    }
     // The next slot counts from now when the timing changes or the schedule is switched on.
     const retime = input.cron !== undefined || input.timezone !== undefined || (input.enabled === true && !current.enabled);
     const nextRunAt = !enabled ? null : retime || !current.nextRunAt ? new Date(nextSlot(cron, timezone, clock())) : current.nextRunAt;
