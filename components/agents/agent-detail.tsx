@@ -147,7 +147,7 @@ export function AgentDetail({ agentId, children }: { agentId: string; children?:
         </dl>
       </Card>
       <SetupStatusCard agent={agent} />
-      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
+      <div className="grid gap-6 xl:grid-cols-2 [&>*]:min-w-0">
         <SecurityProfileCard agent={agent} />
         <WorkerTokensCard agent={agent} />
       </div>

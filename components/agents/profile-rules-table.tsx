@@ -53,7 +53,7 @@ export function ProfileRulesTable({ current }: { current?: SecurityProfile }) {
           {comparing ? `Show only ${current}` : "Compare all three profiles"}
         </button>
       ) : null}
-      <table className={cn("w-full text-left text-xs sm:min-w-[30rem]", !narrowed && "min-w-[30rem]")}>
+      <table className={cn("w-full text-left text-xs", !narrowed && "max-sm:min-w-[30rem]")}>
         <caption className="sr-only">What happens to a change the agent makes to itself, per file and security profile</caption>
         <thead className="text-fg-muted">
           <tr className="border-b border-border">
