@@ -158,6 +158,35 @@ test("the charts read well in the dark theme", async ({ page }) => {
   await page.screenshot({ path: "/tmp/metrics-dark.png", fullPage: true });
 });
 
+test("on a phone the weekly report wraps a failure reason between words, not inside them", async ({ page }) => {
+  // (No "to" or "from" in it: the failure chart's legend is labelled with it, and a test here finds the date boxes by those labels.)
+  const reason = "npm test failed: TimeoutError: page.click: Timeout exceeded while waiting for the checkout link";
+  const sqlite = openSeedDb(`file:${serverInfo().dbFile}`);
+  const wordy = (await apiCall("POST", "/api/v1/agents", { name: uniqueName("wordy") })).body.agent;
+  for (let i = 0; i < 8; i += 1)
+    await seedTask(sqlite, { agentId: wordy.id, status: "failed", at: Date.now() - 60_000, durationMs: 5000, failureReason: reason });
+  await sqlite.close();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await page.goto("/metrics");
+  const text = page.getByTestId("weekly-failure-reason").filter({ hasText: "checkout link" }).locator("span").first();
+  await expect(text).toBeVisible();
+  // Every word of the reason stands on one line (break-all cut "timeout" into "tim" and "eout").
+  const split = await text.evaluate((element) => {
+    const node = element.firstChild as Text;
+    const words: string[] = [];
+    for (const match of node.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) words.push(match[0]);
+    }
+    return words;
+  });
+  expect(split).toEqual([]);
+});
+
 test("identity evolution stays readable at 50 agents: one row per agent, a file filter, no axis past now", async ({ page }) => {
   test.setTimeout(180_000);
   const start = Date.parse("2024-06-01T08:00:00Z");

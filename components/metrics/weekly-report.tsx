@@ -106,7 +106,7 @@ export function WeeklyReport() {
                 <ul className="divide-y divide-border text-sm">
                   {r.topFailureReasons.map((reason) => (
                     <li key={reason.key} className="flex items-start gap-2 py-1.5" data-testid="weekly-failure-reason">
-                      <span className="line-clamp-2 min-w-0 flex-1 break-all font-mono text-xs" title={reason.example}>
+                      <span className="line-clamp-2 min-w-0 flex-1 break-words font-mono text-xs" title={reason.example}>
                         {reason.key}
                       </span>
                       <span className="text-xs text-fg-muted">last week {reason.lastWeekCount}</span>
