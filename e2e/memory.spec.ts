@@ -1,6 +1,7 @@
 // The Memory page in a real browser: browse, search with scores, read, delete
 // (confirmed), inject a learning, and the retrieval-health panel.
 import type { MemoryHealth } from "@/lib/contracts/memory";
+import { newAgent, workerToken } from "./identity-support";
 import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
 
 test("an operator searches memory, reads and deletes a memory, and injects a learning", async ({ page }) => {
@@ -151,4 +152,25 @@ test("the retrieval-health panel counts the search a link opened, and says what 
   await expect(panel.getByTestId("health-counted")).toContainText("by people");
   await expect(panel.getByTestId("health-counted")).toContainText("by agents");
   await expect(panel.getByTestId("health-counted")).toContainText("the memories put into a task's prompt");
+});
+
+test("the retrieval-health panel says how many memories went into how many task prompts", async ({ page }) => {
+  // A task whose prompt is built: one more task the injections are counted over.
+  const agent = await newAgent();
+  const token = workerToken(agent.id);
+  const task = await apiCall<{ task: { id: string } }>("POST", "/api/v1/tasks", { title: "Count my memories", agentId: agent.id });
+  expect((await apiCall("GET", "/api/worker/poll?waitMs=3000", undefined, token)).body.task.id).toBe(task.body.task.id);
+  expect((await apiCall("GET", `/api/worker/tasks/${task.body.task.id}/bundle`, undefined, token)).status).toBe(200);
+  const { injectionsPerTask } = (await apiCall<MemoryHealth>("GET", "/api/v1/memories/health?days=14")).body;
+  expect(injectionsPerTask.tasks).toBeGreaterThan(0);
+
+  await signIn(page);
+  await page.goto("/memory");
+  const stat = page.getByTestId("health-injections-per-task");
+  await expect(stat).toHaveText(injectionsPerTask.average.toFixed(1));
+  // The hint counts the memories and the tasks they went into (it called every task "given memories", none or not).
+  const memories = `${injectionsPerTask.injected} ${injectionsPerTask.injected === 1 ? "memory" : "memories"}`;
+  const tasks = `${injectionsPerTask.tasks} task prompt${injectionsPerTask.tasks === 1 ? "" : "s"}`;
+  await expect(stat.locator("..")).toContainText(`${memories} into ${tasks}`);
+  await expect(stat.locator("..")).not.toContainText("given memories");
 });

@@ -115,7 +115,8 @@ export function MemoryHealthPanel() {
         <Stat
           label="Injections per task"
           value={h.injectionsPerTask.average.toFixed(1)}
-          hint={`${h.injectionsPerTask.tasks} tasks given memories`}
+          testId="health-injections-per-task"
+          hint={`${plural(h.injectionsPerTask.injected, "memory", "memories")} into ${plural(h.injectionsPerTask.tasks, "task prompt", "task prompts")}`}
         />
         <Stat
           label="Hit rate"
