@@ -67,7 +67,13 @@ test("approve, approve edited, and reject with a note", async ({ page }) => {
   await expect(review).toContainText("wants to change USER.md");
   await page.getByTestId("reject-proposal").click();
   await expect(page.getByTestId("confirm-reject")).toBeDisabled();
-  await page.getByTestId("reject-note").fill("No evidence for this; ask the user first");
+  // Why the Reject button waits is said beside the box.
+  await expect(page.getByRole("dialog")).toContainText("Required");
+  await page.keyboard.press("Escape");
+  // The note typed beside the buttons goes into the dialog rather than being lost.
+  await page.getByTestId("approve-note").fill("No evidence for this; ask the user first");
+  await page.getByTestId("reject-proposal").click();
+  await expect(page.getByTestId("reject-note")).toHaveValue("No evidence for this; ask the user first");
   await page.getByTestId("confirm-reject").click();
   await expect(page.getByText("Rejected; the note is kept")).toBeVisible();
   const userFile = await identityFile(agent.id, "user");

@@ -181,7 +181,15 @@ export function ProposalReview({ proposalId, onConflict }: { proposalId: string;
               aria-label="Approval note"
               data-testid="approve-note"
             />
-            <Button variant="secondary" onClick={() => setRejecting(true)} data-testid="reject-proposal">
+            <Button
+              variant="secondary"
+              onClick={() => {
+                // A note typed beside the buttons is meant for this decision too: carry it into the dialog.
+                if (!rejectNote.trim()) setRejectNote(note);
+                setRejecting(true);
+              }}
+              data-testid="reject-proposal"
+            >
               Reject…
             </Button>
             <Button
@@ -218,7 +226,7 @@ export function ProposalReview({ proposalId, onConflict }: { proposalId: string;
           }}
           className="space-y-4"
         >
-          <Field label="Note" htmlFor="reject-note">
+          <Field label="Note" htmlFor="reject-note" hint="Required: tell the agent why, so it does not propose the same change again.">
             <Textarea
               id="reject-note"
               rows={3}
