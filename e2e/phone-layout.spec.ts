@@ -89,3 +89,40 @@ test("on a phone the identity editor's reason box shows its whole placeholder", 
   expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
   await page.screenshot({ path: "test-results/screens/phone-layout/identity-reason.png" });
 });
+
+/** The words of `locator`'s text that the browser broke over two lines. */
+const splitWords = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const node = element.firstChild as Text;
+    const split: string[] = [];
+    for (const match of node.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) split.push(match[0]);
+    }
+    return split;
+  });
+
+test("on a phone a user's and an agent's name beside the email or slug wrap between words", async ({ page }) => {
+  // As long as the email the review saw ("olivia.operator@example.com"), whose line ended inside "Olivia".
+  const email = `${Date.now().toString(36).slice(-6)}.operator@example.com`;
+  expect(
+    (await apiCall("POST", "/api/v1/users", { email, name: "Olivia Operator", role: "operator", password: "operator-pass-1" })).status,
+  ).toBe(201);
+  const agent = await newAgent({ name: uniqueName("phone-atlas"), displayName: "Coordinator of the payments swarm" });
+  await signIn(page);
+  await page.setViewportSize(PHONE);
+
+  await page.goto("/settings");
+  const user = page.getByTestId("users-table").locator("td", { hasText: email });
+  // A space parts the two (without one they were a single word to the line breaker, and to a copy).
+  await expect(user).toHaveText(new RegExp(`^${email.replaceAll(".", "\\.")} Olivia Operator`));
+  expect(await splitWords(user.getByTestId("user-name"))).toEqual([]);
+
+  await page.goto("/agents");
+  const cell = page.getByTestId("agents-table").locator("td", { hasText: agent.name });
+  await expect(cell).toHaveText(`${agent.name} Coordinator of the payments swarm`);
+  expect(await splitWords(cell.getByTestId("agent-list-display-name"))).toEqual([]);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+});

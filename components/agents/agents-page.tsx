@@ -66,8 +66,12 @@ export function AgentsPage() {
                     <td className="px-4 py-2.5">
                       <Link href={`/agents/${agent.id}`} className="font-medium hover:underline" data-testid="agent-link">
                         {agent.name}
-                      </Link>
-                      {agent.displayName ? <span className="ml-2 text-fg-muted">{agent.displayName}</span> : null}
+                      </Link>{" "}
+                      {agent.displayName ? (
+                        <span className="ml-1 text-fg-muted" data-testid="agent-list-display-name">
+                          {agent.displayName}
+                        </span>
+                      ) : null}
                     </td>
                     <td data-label="Role" className="px-4 py-2.5 capitalize">
                       {agent.role}

@@ -140,8 +140,13 @@ export function UsersCard() {
               {users.data.users.map((user) => (
                 <tr key={user.id} className={user.disabled ? "text-fg-muted" : undefined}>
                   <td data-label="User" className="px-4 py-2">
-                    <span className="font-medium">{user.email}</span>
-                    {user.name ? <span className="ml-2 text-fg-muted">{user.name}</span> : null}
+                    {/* A space between email and name: without it a phone's card breaks the pair inside the name ("O|livia"). */}
+                    <span className="font-medium">{user.email}</span>{" "}
+                    {user.name ? (
+                      <span className="ml-1 text-fg-muted" data-testid="user-name">
+                        {user.name}
+                      </span>
+                    ) : null}
                     {user.id === me.id ? <Badge className="ml-2">you</Badge> : null}
                     {user.disabled ? (
                       <Badge tone="danger" className="ml-2">
