@@ -199,3 +199,16 @@ test("the agent page shows the identity panel with the agent's security profile"
   await expect(panel.locator("[data-testid=identity-editor] .monaco-editor")).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: "test-results/agent-page-identity.png", fullPage: true });
 });
+
+test("a file with no version yet says so in its history, not an empty pane", async ({ page }) => {
+  // A bootstrapping agent writes its own SOUL.md in its first task: until then it has no version.
+  const agent = await newAgent({ identityStart: "bootstrap" });
+  await signIn(page);
+  await page.goto(`/agents/${agent.id}/identity`);
+  await page.getByTestId("identity-tab-soul").click();
+  const history = page.getByTestId("identity-history");
+  await expect(history.getByTestId("empty-state")).toContainText("No versions yet");
+  await expect(history).toContainText("Every save of SOUL.md");
+  await page.getByTestId("identity-tab-identity").click();
+  await expect(history).toContainText("Every save of IDENTITY.md");
+});

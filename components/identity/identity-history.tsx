@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
-import { ErrorState, Loading } from "@/components/ui/states";
+import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
 import { api, describeError } from "@/lib/api-client";
 import { IDENTITY_FILE_NAMES, IDENTITY_LANGUAGES, type IdentityKind, type IdentityVersionDto, kindToSlug } from "@/lib/contracts/identity";
 import { formatBytes, sourceLabel, timeAgo } from "./format";
@@ -76,6 +76,10 @@ export function IdentityHistory({ agentId, kind, canWrite }: { agentId: string; 
         <Loading label="Loading history…" />
       ) : versions.isError ? (
         <ErrorState error={versions.error} />
+      ) : list.length === 0 ? (
+        <EmptyState title="No versions yet">
+          Every save of {IDENTITY_FILE_NAMES[kind]}, by an operator or by the agent, is kept here as a version.
+        </EmptyState>
       ) : (
         <ol className="min-h-0 flex-1 divide-y divide-border overflow-y-auto">
           {list.map((version) => (
