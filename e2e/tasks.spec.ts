@@ -257,3 +257,20 @@ test("what is typed into the task search before the page's scripts have run is k
   await expect(page.locator(`[data-task-id="${wanted.body.task.id}"]`)).toBeVisible();
   await expect(page.locator(`[data-task-id="${other.body.task.id}"]`)).toHaveCount(0);
 });
+
+test("a pool task is assigned to an agent, an agent's task reassigned", async ({ page }) => {
+  const agent = await agentWithToken();
+  const title = `Assign me ${uniqueName("t")}`;
+  const created = await apiCall("POST", "/api/v1/tasks", { title });
+  expect(created.status).toBe(201);
+  await signIn(page);
+  await page.goto(`/tasks/${created.body.task.id}`);
+  // A task in the pool has no agent to take it from: it is assigned, not reassigned.
+  await expect(page.getByTestId("task-reassign")).toHaveText("Assign to an agent");
+  await page.getByTestId("task-reassign").click();
+  await expect(page.getByRole("alertdialog")).toContainText("Assign this task");
+  await page.getByTestId("reassign-agent").selectOption(agent.id);
+  await page.getByTestId("confirm-action").click();
+  await expect(page.getByTestId("task-agent")).toHaveText(agent.name);
+  await expect(page.getByTestId("task-reassign")).toHaveText("Reassign");
+});

@@ -387,7 +387,7 @@ function TaskActions({ task }: { task: TaskDto }) {
       {movable ? (
         <>
           <Button variant="secondary" data-testid="task-reassign" onClick={() => setReassigning(true)}>
-            {task.status === "offered" ? "Assign to an agent" : "Reassign"}
+            {task.agentId ? "Reassign" : "Assign to an agent"}
           </Button>
           {task.status !== "unassigned" ? (
             <Button
@@ -442,7 +442,7 @@ function TaskActions({ task }: { task: TaskDto }) {
       <ConfirmDialog
         open={reassigning}
         onOpenChange={setReassigning}
-        title={task.status === "offered" ? "Assign this proposal" : "Reassign this task"}
+        title={task.status === "offered" ? "Assign this proposal" : task.agentId ? "Reassign this task" : "Assign this task"}
         description="It waits for the chosen agent's worker to claim it."
         confirmLabel="Assign"
         busy={act.isPending}
