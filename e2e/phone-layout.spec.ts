@@ -126,3 +126,20 @@ test("on a phone a user's and an agent's name beside the email or slug wrap betw
   expect(await splitWords(cell.getByTestId("agent-list-display-name"))).toEqual([]);
   expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
 });
+
+test("the audit log's filter box shows its whole placeholder on a desktop and a phone", async ({ page }) => {
+  await signIn(page);
+  for (const size of [{ width: 1280, height: 800 }, PHONE]) {
+    await page.setViewportSize(size);
+    await page.goto("/audit");
+    const filter = page.getByLabel("Filter by action");
+    const placeholder = (await filter.getAttribute("placeholder")) ?? "";
+    // It gives an example of a prefix and of a whole action.
+    expect(placeholder).toMatch(/e\.g\. agent or \w+\.\w+/);
+    // Typed into the box, the placeholder's text fits without scrolling it (it was cut at "config.updat", and "conf" on a phone).
+    await filter.fill(placeholder);
+    const fit = await filter.evaluate((input) => ({ scroll: input.scrollWidth, client: input.clientWidth }));
+    expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+    await filter.fill("");
+  }
+});

@@ -150,7 +150,7 @@ export function AuditPage() {
           <form onSubmit={onFilter} className="flex min-w-0 max-w-full items-center gap-2">
             <Input
               name="action"
-              placeholder="Filter by action, e.g. agent or config.updated"
+              placeholder="Action, e.g. agent or task.failed"
               defaultValue={action}
               className="w-80 min-w-0 max-w-full"
               aria-label="Filter by action"
