@@ -143,3 +143,16 @@ test("the audit log's filter box shows its whole placeholder on a desktop and a 
     await filter.fill("");
   }
 });
+
+test("on a phone the memory search box shows its whole placeholder", async ({ page }) => {
+  await signIn(page);
+  await page.setViewportSize(PHONE);
+  await page.goto("/memory");
+  const search = page.getByTestId("memory-search");
+  const placeholder = (await search.getAttribute("placeholder")) ?? "";
+  expect(placeholder).toMatch(/^e\.g\. /);
+  // (It was cut at "Search memories, e.g. flaky".)
+  await search.fill(placeholder);
+  const fit = await search.evaluate((input) => ({ scroll: input.scrollWidth, client: input.clientWidth }));
+  expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+});

@@ -237,7 +237,7 @@ export function MemoryPage({ initial }: { initial: MemoryView }) {
               <Search className="pointer-events-none absolute left-2.5 top-2.5 h-4 w-4 text-fg-muted" />
               <Input
                 className="pl-8"
-                placeholder="Search memories, e.g. flaky tests on CI"
+                placeholder="e.g. flaky tests on CI"
                 ref={draftBox}
                 name="q"
                 value={draft}
