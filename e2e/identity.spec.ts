@@ -212,3 +212,20 @@ test("a file with no version yet says so in its history, not an empty pane", asy
   await page.getByTestId("identity-tab-identity").click();
   await expect(history).toContainText("Every save of IDENTITY.md");
 });
+
+test("on a 1280 px laptop every identity file's tab is on screen, capabilities.yaml too", async ({ page }) => {
+  const agent = await newAgent();
+  await signIn(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/agents/${agent.id}/identity`);
+  const tabs = page.getByRole("tablist", { name: "Identity files" });
+  await expect(tabs.getByRole("tab")).toHaveCount(10);
+  // The strip scrolled sideways, with capabilities.yaml beyond the card's edge and nothing to say so; now it wraps.
+  const strip = await tabs.boundingBox();
+  for (const tab of await tabs.getByRole("tab").all()) {
+    const box = await tab.boundingBox();
+    expect(box && strip && box.x + box.width <= strip.x + strip.width).toBe(true);
+  }
+  await tabs.getByTestId("identity-tab-capabilities").click();
+  await expect(page.getByTestId("locked-note")).toBeVisible();
+});

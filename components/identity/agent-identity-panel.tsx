@@ -234,7 +234,7 @@ export function AgentIdentityPanel({ agentId }: { agentId: string }) {
           </>
         }
       />
-      <div role="tablist" aria-label="Identity files" className="flex gap-1 overflow-x-auto border-b border-border px-2 pt-2">
+      <div role="tablist" aria-label="Identity files" className="flex gap-1 overflow-x-auto border-b border-border px-2 pt-2 lg:flex-wrap">
         {files.data.files.map((f) => (
           <button
             key={f.kind}
