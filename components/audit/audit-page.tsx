@@ -38,7 +38,11 @@ function Details({ event }: { event: AuditEventDto }) {
   const brief = pairs.filter(([, value]) => !value.includes("\n")).slice(0, 3);
   return (
     <details className="group" data-testid="audit-details">
-      <summary className="cursor-pointer list-none text-xs text-fg-muted marker:hidden">
+      <summary
+        className="flex cursor-pointer list-none gap-1 text-xs text-fg-muted marker:hidden hover:text-fg"
+        title="Show every detail of this entry"
+      >
+        <ChevronRight className="mt-px size-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
         <span className="line-clamp-2 break-words group-open:hidden">
           {brief.map(([key, value]) => `${key}: ${value.length > 60 ? `${value.slice(0, 60)}…` : value}`).join(" · ") || "details"}
         </span>
