@@ -152,3 +152,36 @@ test("approving a proposal whose file moved on meanwhile stays on that proposal,
   // The other proposal was not touched.
   expect((await apiCall<{ status: string }>("GET", `/api/v1/proposals/${other}`)).body.status).toBe("pending");
 });
+
+test("a proposal written in a task an operator granted that file reads operator-requested, one the agent made on its own agent-proposed", async ({
+  page,
+}) => {
+  const agent = await newAgent({ securityProfile: "standard" });
+  const token = workerToken(agent.id);
+  const own = await propose(token, agent.id, "identity", "# IDENTITY.md\n\nName: Wren\n", "I picked a name");
+  const task = await apiCall<{ task: { id: string } }>("POST", "/api/v1/tasks", {
+    title: "Rewrite your SOUL.md as we discussed",
+    agentId: agent.id,
+    identityGrant: ["SOUL"],
+  });
+  expect(task.status).toBe(201);
+  const claimed = await apiCall<{ task: { id: string } }>("GET", "/api/worker/poll?waitMs=2000", undefined, token);
+  expect(claimed.body.task.id).toBe(task.body.task.id);
+  const base = await identityFile(agent.id, "soul");
+  // The grant would let it write SOUL.md directly; it asks for a review instead.
+  const asked = await apiCall<{ proposalId: string }>(
+    "PUT",
+    "/api/worker/identity/soul",
+    { content: "# SOUL.md\n\nAs discussed.\n", baseVersionId: base.versionId, reason: "as the operator asked", mode: "propose" },
+    token,
+  );
+  expect(asked.status).toBe(202);
+
+  await signIn(page);
+  await page.goto("/proposals");
+  const list = page.getByTestId("proposal-list");
+  await expect(list.getByTestId(`proposal-${asked.body.proposalId}`)).toContainText("operator-requested");
+  await expect(list.getByTestId(`proposal-${own}`)).toContainText("agent-proposed");
+  await list.getByTestId(`proposal-${asked.body.proposalId}`).click();
+  await expect(page.getByTestId("proposal-review").getByText("operator-requested")).toHaveAttribute("title", /operator granted/);
+});

@@ -15,6 +15,17 @@ export function sourceLabel(source: string): string {
   return SOURCE_LABELS[source] ?? source;
 }
 
+/** Who asked for a proposal: the agent on its own, or an operator, through a task granted that file (lib/identity/writes.ts). */
+export function triggerLabel(trigger: string): string {
+  return trigger === "user_request" ? "operator-requested" : "agent-proposed";
+}
+
+export function triggerTitle(trigger: string): string {
+  return trigger === "user_request"
+    ? "Written in a task an operator granted changes to this file; the agent chose to have it reviewed"
+    : "The agent proposed this on its own";
+}
+
 export function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
   if (seconds < 45) return "just now";

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { editor } from "monaco-editor";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
-import { timeAgo } from "@/components/identity/format";
+import { timeAgo, triggerLabel, triggerTitle } from "@/components/identity/format";
 import { CodeDiff } from "@/components/identity/monaco";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -105,8 +105,8 @@ export function ProposalReview({ proposalId, onConflict }: { proposalId: string;
         title={
           <span className="flex flex-wrap items-center gap-2">
             {p.agentName} wants to change {p.path}
-            <Badge tone={p.trigger === "user_request" ? "accent" : "neutral"}>
-              {p.trigger === "user_request" ? "granted by an operator" : "agent-proposed"}
+            <Badge tone={p.trigger === "user_request" ? "accent" : "neutral"} title={triggerTitle(p.trigger)}>
+              {triggerLabel(p.trigger)}
             </Badge>
           </span>
         }

@@ -4,7 +4,7 @@
 // side-by-side diff to approve, approve edited, or reject with a note.
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { timeAgo } from "@/components/identity/format";
+import { timeAgo, triggerLabel, triggerTitle } from "@/components/identity/format";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -125,7 +125,7 @@ export function ProposalsPage() {
                     </div>
                     <p className="mt-1 line-clamp-2 text-xs text-fg">{p.reason}</p>
                     <p className="mt-1 flex items-center gap-2 text-xs text-fg-muted">
-                      <span>{p.trigger === "user_request" ? "granted by an operator" : "agent-proposed"}</span>·
+                      <span title={triggerTitle(p.trigger)}>{triggerLabel(p.trigger)}</span>·
                       <span title={new Date(p.createdAt).toLocaleString()}>{timeAgo(p.createdAt)}</span>
                       {p.baseMoved && (p.status === "pending" || p.status === "conflict") ? <Badge tone="warn">base moved</Badge> : null}
                     </p>
