@@ -72,7 +72,10 @@ function MemoryRow({
         <div className="flex max-w-[40%] shrink-0 flex-col items-end gap-1 text-right text-xs text-fg-muted">
           {hit ? <ScoreBar score={hit.score} /> : null}
           {hit ? (
-            <span className="font-mono text-[11px]">
+            <span
+              className="font-mono text-[11px]"
+              title="Relevance by the query's words (kw) and by meaning (vec), each 0 to 1; the bar above combines them. A vec of 0 means the wording alone found it."
+            >
               kw {hit.keywordScore.toFixed(2)}
               {hit.vectorScore !== null ? ` · vec ${hit.vectorScore.toFixed(2)}` : ""}
             </span>
