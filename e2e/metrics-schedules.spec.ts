@@ -283,3 +283,43 @@ test.describe("with the browser on India's clock", () => {
     await expect(preview).not.toContainText("your time");
   });
 });
+
+test("a schedule is deleted from its own page as from the list, after a confirmation; the tasks it created stay", async ({ page }) => {
+  const create = async (name: string) =>
+    (await apiCall("POST", "/api/v1/schedules", { name, cron: "0 6 * * *", enabled: true, taskTitle: `Chore for ${name}` })).body
+      .schedule as { id: string };
+  const fromPage = uniqueName("Weekly chore");
+  const fromList = uniqueName("Daily chore");
+  const onPage = await create(fromPage);
+  const onList = await create(fromList);
+  const ran = await apiCall("POST", `/api/v1/schedules/${onPage.id}/run`);
+  expect(ran.status).toBe(201);
+
+  await signIn(page);
+  await page.goto(`/schedules/${onPage.id}`);
+  await expect(page.getByRole("heading", { name: fromPage })).toBeVisible();
+  await page.getByTestId("schedule-delete").click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText(`Delete "${fromPage}"?`);
+  await expect(confirm).toContainText("tasks it already created stay");
+  // Cancelling keeps it.
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiCall("GET", `/api/v1/schedules/${onPage.id}`)).status).toBe(200);
+  await page.getByTestId("schedule-delete").click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete schedule" }).click();
+  await expect(page.getByText("Schedule deleted")).toBeVisible();
+  await expect(page).toHaveURL(/\/schedules$/);
+  await expect(page.getByTestId("schedule-row").filter({ hasText: fromList })).toBeVisible();
+  await expect(page.getByTestId("schedule-row").filter({ hasText: fromPage })).toHaveCount(0);
+  expect((await apiCall("GET", `/api/v1/schedules/${onPage.id}`)).status).toBe(404);
+  expect((await apiCall("GET", `/api/v1/tasks/${ran.body.run.taskId}`)).status).toBe(200);
+
+  await page
+    .getByTestId("schedule-row")
+    .filter({ hasText: fromList })
+    .getByRole("button", { name: `Delete ${fromList}` })
+    .click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete schedule" }).click();
+  await expect(page.getByTestId("schedule-row").filter({ hasText: fromList })).toHaveCount(0);
+  expect((await apiCall("GET", `/api/v1/schedules/${onList.id}`)).status).toBe(404);
+});

@@ -4,10 +4,11 @@
 // first): when each run fired and for which slot, how (cron or run now), the
 // tasks it created with their state and links, and the targets it skipped with
 // the reason (still open from an earlier run, agent offline, minimum interval).
-// Run now, Enable/Disable and Edit act on it here as on the Schedules list.
+// Run now, Enable/Disable, Edit and Delete act on it here as on the Schedules list.
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Pencil, Play } from "lucide-react";
+import { ArrowLeft, Pencil, Play, Trash2 } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { RelativeTime } from "@/components/relative-time";
 import { useCan } from "@/components/session-user";
@@ -21,6 +22,7 @@ import { api } from "@/lib/api-client";
 import type { ScheduleDto, ScheduleRunDto } from "@/lib/contracts/schedules";
 import type { TaskStatus } from "@/lib/contracts/tasks";
 import { useFocusReturn } from "../use-focus-return";
+import { DeleteScheduleDialog } from "./delete-schedule-dialog";
 import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
@@ -82,7 +84,9 @@ export function ScheduleDetail({ id }: { id: string }) {
   const can = useCan();
   const queryClient = useQueryClient();
   const actions = useScheduleActions();
+  const router = useRouter();
   const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   useFocusReturn(editing);
   const schedule = useQuery({
     queryKey: ["schedule", id],
@@ -142,11 +146,21 @@ export function ScheduleDetail({ id }: { id: string }) {
                 <Button size="sm" variant="secondary" onClick={() => setEditing(true)} data-testid="schedule-edit">
                   <Pencil className="size-4" aria-hidden /> Edit
                 </Button>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  className="text-danger"
+                  onClick={() => setDeleting(true)}
+                  data-testid="schedule-delete"
+                >
+                  <Trash2 className="size-4" aria-hidden /> Delete
+                </Button>
               </>
             ) : null}
           </div>
         }
       />
+      <DeleteScheduleDialog schedule={deleting ? s : null} onDone={() => setDeleting(false)} onDeleted={() => router.push("/schedules")} />
       <Dialog open={editing} onOpenChange={setEditing} title={`Edit ${s.name}`} className="max-w-2xl!">
         {editing ? (
           <ScheduleForm

@@ -7,16 +7,16 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, Pencil, Play, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { toast } from "sonner";
 import { useCan } from "@/components/session-user";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader, PageHeader } from "@/components/ui/card";
-import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
+import { Dialog } from "@/components/ui/dialog";
 import { EmptyState, ErrorState, Loading } from "@/components/ui/states";
-import { api, describeError } from "@/lib/api-client";
+import { api } from "@/lib/api-client";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
 import { useFocusReturn } from "../use-focus-return";
+import { DeleteScheduleDialog } from "./delete-schedule-dialog";
 import { LeadTemplatesCard } from "./lead-templates-card";
 import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
@@ -40,22 +40,8 @@ export function SchedulesPage() {
   const [editing, setEditing] = useState<ScheduleDto | "new" | null>(null);
   const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
   useFocusReturn(editing !== null);
-  const [busy, setBusy] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["schedules"] });
   const actions = useScheduleActions();
-
-  async function act(id: string, fn: () => Promise<unknown>, message: string) {
-    setBusy(id);
-    try {
-      await fn();
-      toast.success(message);
-      await refresh();
-    } catch (error) {
-      toast.error(describeError(error));
-    } finally {
-      setBusy(null);
-    }
-  }
 
   const list = schedules.data?.schedules ?? [];
   return (
@@ -177,22 +163,7 @@ export function SchedulesPage() {
           />
         ) : null}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => (open ? null : setDeleting(null))}
-        title={`Delete "${deleting?.name ?? ""}"?`}
-        description="The schedule and its run history go; tasks it already created stay."
-        confirmLabel="Delete schedule"
-        destructive
-        busy={busy === `delete-${deleting?.id}`}
-        onConfirm={() => {
-          const target = deleting;
-          if (!target) return;
-          void act(`delete-${target.id}`, () => api(`/api/v1/schedules/${target.id}`, { method: "DELETE" }), "Schedule deleted").then(() =>
-            setDeleting(null),
-          );
-        }}
-      />
+      <DeleteScheduleDialog schedule={deleting} onDone={() => setDeleting(null)} />
     </div>
   );
 }
