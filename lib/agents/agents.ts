@@ -142,7 +142,7 @@ export async function updateAgent({
 }
 
 /** What an archived agent's open proposals say once closed: no one can approve them any more (lib/identity/proposals.ts). */
-export const ARCHIVED_PROPOSAL_NOTE = "The agent was archived";
+const ARCHIVED_PROPOSAL_NOTE = "The agent was archived";
 
 export async function archiveAgent({ id, actor, reviewerId }: { id: string; actor: Actor; reviewerId: string }): Promise<void> {
   await db.$transaction(async (tx) => {
