@@ -1,7 +1,7 @@
 // Reviewing proposals on the real server: approve, approve edited, reject with a
 // note, moved bases (clean merge or 409 to edit), roles, and no double decisions.
 import { describe, expect, it } from "vitest";
-import { agentWithWorker, current, lastAudit, userToken, versionCount } from "./identity-helpers";
+import { agentWithWorker, current, lastAudit, sql, userToken, versionCount } from "./identity-helpers";
 import { admin, client } from "./support/client";
 
 async function propose(slug = "soul", content = "# Soul\nproposed text\n") {
@@ -159,6 +159,23 @@ describe("an archived agent's proposals", () => {
     expect((await lastAudit(agent.id, "agent.archived"))?.data).toMatchObject({ proposalsClosed: 1 });
     // Nothing to decide any more: the closed proposal cannot be approved afterwards.
     expect((await admin().post(`/api/v1/proposals/${open.body.proposalId}/approve`, {})).status).toBe(409);
+  });
+
+  it("can still be rejected, never approved, if one is open behind the archive (a write that raced it, an older database)", async () => {
+    const { agent, proposalId } = await propose();
+    expect((await admin().delete(`/api/v1/agents/${agent.id}`)).status).toBe(204);
+    await sql().run(`UPDATE "IdentityProposal" SET "status" = 'pending', "reviewNote" = NULL, "decidedAt" = NULL WHERE "id" = ?`, [
+      proposalId,
+    ]);
+    const approve = await admin().post(`/api/v1/proposals/${proposalId}/approve`, {});
+    expect(approve.status).toBe(409);
+    expect(approve.body.error.message).toMatch(/archived/);
+    const reject = await admin().post(`/api/v1/proposals/${proposalId}/reject`, { note: "the agent is gone" });
+    expect(reject.status).toBe(200);
+    expect((await admin().get(`/api/v1/proposals/${proposalId}`)).body).toMatchObject({
+      status: "rejected",
+      reviewNote: "the agent is gone",
+    });
   });
 });
 

@@ -8,6 +8,7 @@ import { db, type Tx } from "@/lib/db";
 import { ApiError, notFound } from "@/lib/errors";
 import type { Agent } from "@/lib/generated/prisma/client";
 import { initializeAgentIdentity } from "@/lib/identity/initialize";
+import { lockAgentIdentity } from "@/lib/identity/versions";
 
 /** An agent whose worker has not called in for this long shows as offline. */
 export function offlineAfterMs(): number {
@@ -146,6 +147,9 @@ const ARCHIVED_PROPOSAL_NOTE = "The agent was archived";
 
 export async function archiveAgent({ id, actor, reviewerId }: { id: string; actor: Actor; reviewerId: string }): Promise<void> {
   await db.$transaction(async (tx) => {
+    // An identity write in flight (lib/identity/writes.ts, requireAgent) commits first
+    // or finds the agent archived, so no proposal is left open behind the archive.
+    await lockAgentIdentity(tx, id);
     const agent = await findAgent({ id, tx });
     const now = new Date();
     // Free the name for a new agent; the archived one keeps its history under a suffixed name.

@@ -226,13 +226,16 @@ async function lockProposal(tx: Tx, id: string): Promise<void> {
   await tx.$queryRaw`SELECT "id" FROM "IdentityProposal" WHERE "id" = ${id} FOR UPDATE`;
 }
 
-async function openProposal(tx: Tx, id: string): Promise<ProposalRow> {
+/** The proposal, still open; `approving`: its agent not archived (a rejection may still close an archived agent's proposal). */
+async function openProposal(tx: Tx, id: string, { approving }: { approving: boolean }): Promise<ProposalRow> {
   await lockProposal(tx, id);
   const row = await tx.identityProposal.findUnique({ where: { id }, include });
   if (!row) throw notFound("Proposal");
   if (!OPEN.includes(row.status)) throw new ApiError("conflict", `This proposal was already ${row.status}`, { status: row.status });
-  const agent = await tx.agent.findFirst({ where: { id: row.agentId, archivedAt: null }, select: { id: true } });
-  if (!agent) throw new ApiError("conflict", "The agent of this proposal was archived");
+  if (approving) {
+    const agent = await tx.agent.findFirst({ where: { id: row.agentId, archivedAt: null }, select: { id: true } });
+    if (!agent) throw new ApiError("conflict", "The agent of this proposal was archived");
+  }
   return row;
 }
 
@@ -255,7 +258,7 @@ export async function approveProposal({
       throw new ApiError("bad_request", "The text still has conflict markers (<<<<<<< / >>>>>>>); resolve them first");
   }
   const outcome = await db.$transaction(async (tx) => {
-    const row = await openProposal(tx, id);
+    const row = await openProposal(tx, id, { approving: true });
     const file = row.file;
     let text: string;
     let merged = false;
@@ -324,7 +327,7 @@ export async function approveProposal({
 
 export async function rejectProposal({ id, note, reviewerId, actor }: { id: string; note: string; reviewerId: string; actor: Actor }) {
   await db.$transaction(async (tx) => {
-    const row = await openProposal(tx, id);
+    const row = await openProposal(tx, id, { approving: false });
     await tx.identityProposal.update({ where: { id }, data: { status: "rejected", reviewerId, reviewNote: note, decidedAt: new Date() } });
     await appendAudit(tx, {
       actor,

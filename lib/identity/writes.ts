@@ -17,11 +17,27 @@ import { ApiError, notFound } from "@/lib/errors";
 import { retireBootstrapIfDone } from "./bootstrap";
 import { createProposal, recordRefusedProposal } from "./proposals";
 import { decideWrite } from "./rules";
-import { type Author, appendVersion, assertIdentitySize, checkBase, ensureFile, type FileWithCurrent, isLive, staleBase } from "./versions";
+import {
+  type Author,
+  appendVersion,
+  assertIdentitySize,
+  checkBase,
+  ensureFile,
+  type FileWithCurrent,
+  isLive,
+  lockAgentIdentity,
+  staleBase,
+} from "./versions";
 
 const RETIRES_BOOTSTRAP: readonly IdentityKind[] = ["SOUL", "IDENTITY"];
 
+/**
+ * The agent, not archived. On PostgreSQL under its identity lock (lockAgentIdentity),
+ * which archiveAgent (lib/agents/agents.ts) takes too: a write either commits before
+ * an archive closes the agent's open proposals, or sees the agent archived.
+ */
 async function requireAgent(tx: Tx, agentId: string) {
+  await lockAgentIdentity(tx, agentId);
   const agent = await tx.agent.findFirst({ where: { id: agentId, archivedAt: null } });
   if (!agent) throw notFound("Agent");
   return agent;
