@@ -178,12 +178,18 @@ describe("deleting, disabling, counting", () => {
         [`busy-${agent.id}-${version}`, tool?.id, version, version > 246 ? "pending" : "rejected", `// v${version}`, new Date()],
       );
     }
+    // And one left waiting long ago, among the oldest.
+    await sql().run(`UPDATE "AgentToolVersion" SET "status" = 'pending' WHERE "id" = ?`, [`busy-${agent.id}-3`]);
     const detail = await admin().get(`/api/v1/agents/${agent.id}/tools/busy_tool`);
     expect(detail.status).toBe(200);
-    expect(detail.body.versions).toHaveLength(200);
-    expect(detail.body.versions[0].version).toBe(251);
-    expect(detail.body.versions.at(-1).version).toBe(52);
-    expect(detail.body).toMatchObject({ currentVersion: 1, currentVersionId: first.body.versionId, pendingChanges: 5 });
+    // The newest 200 (251 down to 52), then the version in force and the old one waiting, which the page shows and decides.
+    expect(detail.body.versions.map((v: { version: number }) => v.version)).toEqual([
+      ...Array.from({ length: 200 }, (_, i) => 251 - i),
+      3,
+      1,
+    ]);
+    expect(detail.body.versions.find((v: { id: string }) => v.id === first.body.versionId)).toMatchObject({ status: "applied" });
+    expect(detail.body).toMatchObject({ currentVersion: 1, currentVersionId: first.body.versionId, pendingChanges: 6 });
   });
 
   it("operators disable, enable and delete; viewers only read; calls and failures are counted", async () => {

@@ -78,16 +78,25 @@ async function findTool(agentId: string, name: string) {
 /** How many versions one tool's answer holds (as an identity file's history, and an agent's built-in changes). */
 const TOOL_VERSIONS_SHOWN = 200;
 
-/** One tool with its newest versions, newest first; its counts are over every version. */
+/**
+ * One tool with its newest versions, newest first, and always the version in force and
+ * every one waiting for review, however old (the page shows the first and decides the
+ * others); its counts are over every version.
+ */
 export async function getAgentTool({ agentId, name }: { agentId: string; name: string }): Promise<AgentToolDetailDto> {
   const tool = await findTool(agentId, name);
   // An agent in a loop writes a version a minute, each with its source and test data:
   // the answer is bounded, never every version there is.
-  const [all, versions] = await Promise.all([
+  const [all, newest] = await Promise.all([
     db.agentToolVersion.findMany({ where: { toolId: tool.id }, select: { id: true, version: true, status: true } }),
     db.agentToolVersion.findMany({ where: { toolId: tool.id }, orderBy: { version: "desc" }, take: TOOL_VERSIONS_SHOWN }),
   ]);
-  return { ...toToolDto(tool, all), versions: versions.map(toVersionDto) };
+  const shown = new Set(newest.map((version) => version.id));
+  const older = all.filter((version) => !shown.has(version.id) && (version.id === tool.currentVersionId || version.status === "pending"));
+  const kept = older.length
+    ? await db.agentToolVersion.findMany({ where: { id: { in: older.map((version) => version.id) } }, orderBy: { version: "desc" } })
+    : [];
+  return { ...toToolDto(tool, all), versions: [...newest, ...kept].map(toVersionDto) };
 }
 
 export async function setToolEnabled({ agentId, name, enabled, actor }: { agentId: string; name: string; enabled: boolean; actor: Actor }) {
