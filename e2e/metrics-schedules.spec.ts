@@ -305,10 +305,19 @@ test("a schedule is deleted from its own page as from the list, after a confirma
   // Cancelling keeps it.
   await confirm.getByRole("button", { name: "Cancel" }).click();
   expect((await apiCall("GET", `/api/v1/schedules/${onPage.id}`)).status).toBe(200);
+  // Once deleted, its page leaves without asking for it again (no flash of "not found").
+  const askedAfter: number[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/v1/schedules/${onPage.id}` && response.request().method() === "GET") {
+      askedAfter.push(response.status());
+    }
+  });
   await page.getByTestId("schedule-delete").click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete schedule" }).click();
   await expect(page.getByText("Schedule deleted")).toBeVisible();
   await expect(page).toHaveURL(/\/schedules$/);
+  await expect(page.getByTestId("schedule-row").filter({ hasText: fromList })).toBeVisible();
+  expect(askedAfter).toEqual([]);
   await expect(page.getByTestId("schedule-row").filter({ hasText: fromList })).toBeVisible();
   await expect(page.getByTestId("schedule-row").filter({ hasText: fromPage })).toHaveCount(0);
   expect((await apiCall("GET", `/api/v1/schedules/${onPage.id}`)).status).toBe(404);

@@ -9,7 +9,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { api, describeError } from "@/lib/api-client";
 import type { ScheduleDto } from "@/lib/contracts/schedules";
 
-/** Asks before deleting `schedule` (null: closed); `onDone` after a delete or a cancel, `onDeleted` only after a delete. */
+/** Asks before deleting `schedule` (null: closed); after a delete `onDeleted` (else `onDone`), after a cancel `onDone`. */
 export function DeleteScheduleDialog({
   schedule,
   onDone,
@@ -26,10 +26,15 @@ export function DeleteScheduleDialog({
     try {
       await api(`/api/v1/schedules/${target.id}`, { method: "DELETE" });
       toast.success("Schedule deleted");
-      queryClient.removeQueries({ queryKey: ["schedule", target.id] });
-      await queryClient.invalidateQueries({ queryKey: ["schedules"] });
-      onDeleted?.();
-      onDone();
+      // The list forgets it; its own page, if that is where this was asked, leaves
+      // (onDeleted) without asking for it again, so it never flashes "not found".
+      // A deleted template's schedule is offered again (components/schedules/lead-templates-card.tsx).
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["schedules"] }),
+        queryClient.invalidateQueries({ queryKey: ["schedule-templates"] }),
+      ]);
+      if (onDeleted) onDeleted();
+      else onDone();
     } catch (error) {
       toast.error(describeError(error));
     } finally {

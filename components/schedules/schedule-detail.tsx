@@ -160,7 +160,11 @@ export function ScheduleDetail({ id }: { id: string }) {
           </div>
         }
       />
-      <DeleteScheduleDialog schedule={deleting ? s : null} onDone={() => setDeleting(false)} onDeleted={() => router.push("/schedules")} />
+      <DeleteScheduleDialog
+        schedule={deleting ? s : null}
+        onDone={() => setDeleting(false)}
+        onDeleted={() => router.replace("/schedules")}
+      />
       <Dialog open={editing} onOpenChange={setEditing} title={`Edit ${s.name}`} className="max-w-2xl!">
         {editing ? (
           <ScheduleForm
