@@ -2,7 +2,7 @@
 // server's database: charts render, the agent filter changes what is drawn, and
 // a point of the identity timeline opens its diff in Monaco.
 import { openSeedDb, seedTask, seedVersion } from "../tests/support/metrics-seed";
-import { apiCall, expect, serverInfo, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, serverInfo, signIn, splitWords, test, uniqueName } from "./support/fixtures";
 
 const DAY = 86_400_000;
 let alpha: { id: string; name: string };
@@ -172,18 +172,7 @@ test("on a phone the weekly report wraps a failure reason between words, not ins
   const text = page.getByTestId("weekly-failure-reason").filter({ hasText: "checkout link" }).locator("span").first();
   await expect(text).toBeVisible();
   // Every word of the reason stands on one line (break-all cut "timeout" into "tim" and "eout").
-  const split = await text.evaluate((element) => {
-    const node = element.firstChild as Text;
-    const words: string[] = [];
-    for (const match of node.data.matchAll(/\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-      if (lines.size > 1) words.push(match[0]);
-    }
-    return words;
-  });
+  const split = await splitWords(text);
   expect(split).toEqual([]);
 });
 

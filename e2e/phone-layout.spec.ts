@@ -2,7 +2,7 @@
 // and task cards, and the identity editor's reason box.
 import type { Locator, Page } from "@playwright/test";
 import { newAgent, replaceEditorText } from "./identity-support";
-import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, signIn, splitWords, test, uniqueName } from "./support/fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -89,20 +89,6 @@ test("on a phone the identity editor's reason box shows its whole placeholder", 
   expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
   await page.screenshot({ path: "test-results/screens/phone-layout/identity-reason.png" });
 });
-
-/** The words of `locator`'s text that the browser broke over two lines. */
-const splitWords = (locator: Locator) =>
-  locator.evaluate((element) => {
-    const node = element.firstChild as Text;
-    const split: string[] = [];
-    for (const match of node.data.matchAll(/\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) split.push(match[0]);
-    }
-    return split;
-  });
 
 test("on a phone a user's and an agent's name beside the email or slug wrap between words", async ({ page }) => {
   // As long as the email the review saw ("olivia.operator@example.com"), whose line ended inside "Olivia".

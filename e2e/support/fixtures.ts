@@ -66,3 +66,17 @@ export function uniqueName(prefix = "e2e"): string {
 
 export const test = base;
 export { expect };
+
+/** The words of `locator`'s text that the browser broke over two lines. */
+export const splitWords = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const node = element.firstChild as Text;
+    const split: string[] = [];
+    for (const match of node.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) split.push(match[0]);
+    }
+    return split;
+  });
