@@ -193,7 +193,7 @@ describe("stale bases", () => {
 });
 
 describe("task timeline", () => {
-  it("adds a sync TaskEvent for 200, 202, 403 and 409 outcomes to the agent's own task only", async () => {
+  it("adds a sync TaskEvent for 200, 202, 403 and 409 outcomes to the agent's own task, and refuses a task not its own", async () => {
     const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
     const taskId = await createTask(agent.id);
     const foreignTask = await createTask(null);
@@ -203,15 +203,15 @@ describe("task timeline", () => {
     expect((await put(worker, "soul", { content: "soul idea", baseVersionId: soul.versionId, taskId })).status).toBe(202);
     expect((await put(worker, "agent", { content: "no", baseVersionId: null, taskId })).status).toBe(403);
     expect((await put(worker, "tools", { content: "tools v2b", baseVersionId: tools.versionId, taskId })).status).toBe(409);
-    expect(
-      (
-        await put(worker, "heartbeat", {
-          content: "notes",
-          baseVersionId: (await current(agent.id, "heartbeat")).versionId,
-          taskId: foreignTask,
-        })
-      ).status,
-    ).toBe(200);
+    // A task that is not this agent's (another's, or none at all) is refused, and nothing is written.
+    const heartbeat = await current(agent.id, "heartbeat");
+    for (const named of [foreignTask, "no-such-task"]) {
+      const reply = await put(worker, "heartbeat", { content: "notes", baseVersionId: heartbeat.versionId, taskId: named });
+      expect(reply.status).toBe(403);
+      expect(reply.body.error).toMatchObject({ code: "forbidden", message: "That task is not this agent's", details: { taskId: named } });
+    }
+    expect(await current(agent.id, "heartbeat")).toEqual(heartbeat);
+    expect(await versionCount(agent.id, "HEARTBEAT")).toBe(1);
     const events = await syncEvents(taskId);
     expect(events.map((e) => e.httpStatus)).toEqual([200, 202, 403, 409]);
     expect(events[0].message).toBe("TOOLS.md: applied");

@@ -182,6 +182,9 @@ export async function writeIdentityAsAgent({
   const task = body.taskId
     ? await db.task.findFirst({ where: { id: body.taskId, agentId: agent.id }, select })
     : await db.task.findFirst({ where: { agentId: agent.id, status: "in_progress" }, orderBy: { claimedAt: "desc" }, select });
+  // A task it names must be its own agent's, as for memories and tools (lib/tasks/task-owner.ts):
+  // the write would be shown on that task's timeline. Nothing is stored or audited.
+  if (body.taskId && !task) throw new ApiError("forbidden", "That task is not this agent's", { taskId: body.taskId });
   const taskId = task?.id ?? null;
   const granted = task?.status === "in_progress" && (JSON.parse(task.identityGrant) as string[]).includes(kind);
   const trigger: Trigger = granted ? "user_request" : "agent";
