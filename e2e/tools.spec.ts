@@ -148,7 +148,7 @@ export default { name: "memory_search", description: "Search, ${limit} results",
   await page.reload();
   await page.getByTestId("builtin-change-proposed").getByRole("button", { name: "Approve" }).click();
   const merged = page.getByTestId("builtin-change-merged");
-  await expect(merged).toContainText(`staging/${agent.name}/memory_search-`);
+  await expect(merged).toContainText(`staging/${agent.id}/memory_search-`);
   await expect(merged).toContainText('"limit":3');
   const listing = await apiCall<{ builtins: { description: string }[] }>("GET", "/api/worker/tools", undefined, token);
   expect(listing.body.builtins.map((b) => b.description)).toEqual(["Search, 3 results"]);

@@ -35,14 +35,14 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect(reply.body).toMatchObject({
       name: "memory_search",
       status: "merged",
-      branch: expect.stringMatching(new RegExp(`^staging/${agent.name}/memory_search-`)),
+      branch: expect.stringMatching(new RegExp(`^staging/${agent.id}/memory_search-`)),
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
       testOutput: { query: "deploys", limit: 3 },
       error: null,
     });
     // Real git history: the agent's branch holds the change, main still the shipped tool, HEAD back on main.
-    expect(git("rev-parse", `agents/${agent.name}`)).toBe(reply.body.commit);
-    expect(git("show", `agents/${agent.name}:tools/memory_search.ts`)).toBe(source);
+    expect(git("rev-parse", `agents/${agent.id}`)).toBe(reply.body.commit);
+    expect(git("show", `agents/${agent.id}:tools/memory_search.ts`)).toBe(source);
     expect(git("show", "main:tools/memory_search.ts")).toContain("return input;");
     expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
     expect(git("status", "--porcelain")).toBe("");
@@ -89,8 +89,8 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     });
     expect(uncompilable.body).toMatchObject({ status: "abandoned", error: expect.stringContaining("compile failed") });
 
-    expect(git("rev-parse", `agents/${agent.name}`)).toBe(good.body.commit);
-    expect(git("branch", "--list", `staging/${agent.name}/*`)).toBe("");
+    expect(git("rev-parse", `agents/${agent.id}`)).toBe(good.body.commit);
+    expect(git("branch", "--list", `staging/${agent.id}/*`)).toBe("");
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([expect.objectContaining({ description: "first change" })]);
 
     const changes = await admin().get(`/api/v1/agents/${agent.id}/builtin-tools`);
@@ -121,7 +121,7 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect(first.status, JSON.stringify(first.body)).toBe(202);
     expect(first.body).toMatchObject({ status: "proposed", branch: null, commit: null, testOutput: { query: "flaky tests", limit: 2 } });
     // Nothing moved: no branch for the agent, no staging branch, the agent's listing has the shipped built-in.
-    expect(git("branch", "--list", `agents/${agent.name}`, `staging/${agent.name}/*`)).toBe("");
+    expect(git("branch", "--list", `agents/${agent.id}`, `staging/${agent.id}/*`)).toBe("");
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
 
     const path = `/api/v1/agents/${agent.id}/builtin-tools/${first.body.id}`;
@@ -133,7 +133,7 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     const again = await admin().post(`${path}/approve`, {});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");
-    expect(git("branch", "--list", `agents/${agent.name}`)).toBe("");
+    expect(git("branch", "--list", `agents/${agent.id}`)).toBe("");
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
 
     const second = await worker.post("/api/worker/builtin-tools", {
@@ -146,11 +146,11 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body).toMatchObject({
       status: "merged",
-      branch: expect.stringMatching(new RegExp(`^staging/${agent.name}/memory_search-`)),
+      branch: expect.stringMatching(new RegExp(`^staging/${agent.id}/memory_search-`)),
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
       review: { note: null },
     });
-    expect(git("rev-parse", `agents/${agent.name}`)).toBe(approved.body.commit);
+    expect(git("rev-parse", `agents/${agent.id}`)).toBe(approved.body.commit);
     expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([
       expect.objectContaining({ name: "memory_search", description: "three results", commit: approved.body.commit }),
@@ -175,8 +175,32 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(404);
       expect(reply.body.error.code).toBe("not_found");
     }
-    expect(git("branch", "--list", "agents/*~archived-*", "staging/*~archived-*")).toBe("");
+    expect(git("branch", "--list", `agents/${agent.id}`, `staging/${agent.id}/*`)).toBe("");
     expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+  });
+
+  it("a new agent given an archived agent's name starts from the built-ins as shipped, not from the other's changes", async () => {
+    const change = (limit: number) => ({
+      name: "memory_search",
+      source: memorySearch(`return { query: input.query, limit: ${limit} };`),
+      testInput: { query: "deploys" },
+      reason: `limit ${limit}`,
+    });
+    const before = await agentWithWorker({ securityProfile: "power" });
+    const first = await before.worker.post("/api/worker/builtin-tools", change(2));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await admin().delete(`/api/v1/agents/${before.agent.id}`)).status).toBe(204);
+
+    const after = await agentWithWorker({ name: before.agent.name, securityProfile: "power" });
+    expect(after.agent.name).toBe(before.agent.name);
+    expect((await after.worker.get("/api/worker/tools")).body.builtins).toEqual([]);
+    const second = await after.worker.post("/api/worker/builtin-tools", change(4));
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    // Its branch is the shipped main and its one change; the archived agent's history stays where it was.
+    expect(git("rev-parse", `agents/${after.agent.id}~1`)).toBe(git("rev-parse", "main"));
+    expect(git("log", "--format=%s", `main..agents/${after.agent.id}`)).toBe(`${after.agent.name}: memory_search — limit 4`);
+    expect(git("rev-parse", `agents/${before.agent.id}`)).toBe(first.body.commit);
+    expect(git("show", `agents/${before.agent.id}:tools/memory_search.ts`)).toContain("limit: 2");
   });
 
   it("two agents changing built-ins at once: each change is merged into its own agent's branch, neither undoes the other", async () => {
@@ -195,9 +219,9 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     ]);
     expect(a.status, JSON.stringify(a.body)).toBe(201);
     expect(b.status, JSON.stringify(b.body)).toBe(201);
-    expect(git("rev-parse", `agents/${first.agent.name}`)).toBe(a.body.commit);
-    expect(git("rev-parse", `agents/${second.agent.name}`)).toBe(b.body.commit);
-    expect(git("show", `agents/${first.agent.name}:tools/memory_search.ts`)).toContain("limit: 2");
+    expect(git("rev-parse", `agents/${first.agent.id}`)).toBe(a.body.commit);
+    expect(git("rev-parse", `agents/${second.agent.id}`)).toBe(b.body.commit);
+    expect(git("show", `agents/${first.agent.id}:tools/memory_search.ts`)).toContain("limit: 2");
     expect(git("rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
     expect(git("status", "--porcelain")).toBe("");
   });
@@ -224,6 +248,6 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     const notBuiltin = await worker.post("/api/worker/builtin-tools", { name: "shout", source: "export default {}", testInput: {} });
     expect(notBuiltin.status).toBe(400);
     expect((await worker.get("/api/worker/tools")).body.builtins).toEqual([]);
-    expect(git("branch", "--list", `agents/${locked.agent.name}`)).toBe("");
+    expect(git("branch", "--list", `agents/${locked.agent.id}`)).toBe("");
   });
 });

@@ -64,10 +64,13 @@ async function stageAndTest(
   const repoDir = await ensureBuiltinRepo();
   let tested: Tested | null = null;
   const stamp = Date.now().toString(36);
+  // Branches are named by the agent's id, not its name: a name changes (PATCH) and is
+  // freed when the agent is archived, and a new agent given it must not start from, or
+  // add to, another agent's history. Commit messages carry the name for people.
   const staged = await stageChange({
     repoDir,
-    target: `agents/${agent.name}`,
-    stagingBranch: `staging/${agent.name}/${change.name}-${stamp}`,
+    target: `agents/${agent.id}`,
+    stagingBranch: `staging/${agent.id}/${change.name}-${stamp}`,
     filePath: builtinFilePath(change.name),
     content: change.source,
     message: `${agent.name}: ${change.name}${change.reason ? ` — ${change.reason}` : ""}`,

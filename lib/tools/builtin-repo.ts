@@ -1,7 +1,7 @@
 // The built-in tools' sources, in a git repository the app owns
 // (<SWARMDECK_DATA_DIR>/builtin-tools), so that every change an agent makes to a
 // built-in is real git history an operator can inspect: `main` holds them as
-// shipped, `agents/<agent name>` each agent's own versions (lib/tools/staging.ts).
+// shipped, `agents/<agent id>` each agent's own versions (lib/tools/staging.ts).
 // A built-in's module has the tool shape; its execute(input) returns the arguments
 // the built-in is then called with, so a change can reword the description, reshape
 // the input and fill in arguments, but never reach anything the built-in cannot.
