@@ -6,7 +6,7 @@
 // the reason (still open from an earlier run, agent offline, minimum interval).
 // Run now, Enable/Disable, Edit and Delete act on it here as on the Schedules list.
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Pencil, Play, Trash2 } from "lucide-react";
+import { ArrowLeft, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -27,6 +27,7 @@ import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
 import { ScheduleTime } from "./schedule-time";
+import { ToggleRunButtons } from "./toggle-run-buttons";
 
 function Run({ run, timeZone }: { run: ScheduleRunDto; timeZone: string }) {
   return (
@@ -125,24 +126,7 @@ export function ScheduleDetail({ id }: { id: string }) {
             {s.enabled ? <Badge tone="ok">enabled</Badge> : <Badge>disabled</Badge>}
             {can.write ? (
               <>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  busy={actions.busy === `toggle-${s.id}`}
-                  onClick={() => actions.toggle(s)}
-                  data-testid="schedule-toggle"
-                >
-                  {s.enabled ? "Disable" : "Enable"}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  busy={actions.busy === `run-${s.id}`}
-                  onClick={() => actions.runNow(s)}
-                  data-testid="schedule-run"
-                >
-                  <Play className="size-4" aria-hidden /> Run now
-                </Button>
+                <ToggleRunButtons schedule={s} actions={actions} runVariant="secondary" />
                 <Button size="sm" variant="secondary" onClick={() => setEditing(true)} data-testid="schedule-edit">
                   <Pencil className="size-4" aria-hidden /> Edit
                 </Button>

@@ -4,7 +4,7 @@
 // create and edit in a dialog, enable or disable, run now (./schedule-actions.ts, shared
 // with a schedule's own page), delete.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { CalendarClock, Pencil, Play, Plus, Trash2 } from "lucide-react";
+import { CalendarClock, Pencil, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { useCan } from "@/components/session-user";
@@ -22,6 +22,7 @@ import { RunStatusBadge } from "./run-status";
 import { useScheduleActions } from "./schedule-actions";
 import { ScheduleForm } from "./schedule-form";
 import { ScheduleTime } from "./schedule-time";
+import { ToggleRunButtons } from "./toggle-run-buttons";
 
 /** A moment of the schedule in its own time zone (the viewer's beside it when that differs), or `empty`. */
 function when(iso: string | null, timeZone: string, empty: string) {
@@ -114,25 +115,7 @@ export function SchedulesPage() {
                 </div>
                 {can.write ? (
                   <div className="flex items-center gap-1">
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      busy={actions.busy === `toggle-${s.id}`}
-                      onClick={() => actions.toggle(s)}
-                      data-testid="schedule-toggle"
-                    >
-                      {s.enabled ? "Disable" : "Enable"}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      title="Run now"
-                      busy={actions.busy === `run-${s.id}`}
-                      onClick={() => actions.runNow(s)}
-                      data-testid="schedule-run"
-                    >
-                      <Play className="size-4" /> Run now
-                    </Button>
+                    <ToggleRunButtons schedule={s} actions={actions} runVariant="ghost" />
                     <Button size="sm" variant="ghost" title="Edit" aria-label={`Edit ${s.name}`} onClick={() => setEditing(s)}>
                       <Pencil className="size-4" />
                     </Button>
