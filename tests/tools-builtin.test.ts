@@ -226,6 +226,27 @@ describe("changing a built-in tool", { timeout: 120_000 }, () => {
     expect(git("status", "--porcelain")).toBe("");
   });
 
+  it("is tested on the app with no network, even where the agent's tools may use it: a change never reaches anything else", async () => {
+    // A standard agent's tools may use the network (on its worker); the app's test of a built-in change runs on
+    // the app's own machine, where a request would reach what only the app can (its loopback, its private network)
+    // and hand the answer back to the agent in the test's output or error.
+    const { agent, worker } = await agentWithWorker({ securityProfile: "standard" });
+    expect((await worker.get("/api/worker/tools")).body.policy).toMatchObject({ changes: "apply", network: true });
+    const health = `${server().baseUrl}/api/health`;
+    const reply = await worker.post("/api/worker/builtin-tools", {
+      name: "memory_search",
+      source: memorySearch(`const answer = await (await fetch(${JSON.stringify(health)})).text();
+    console.log(answer);
+    return { query: answer };`),
+      testInput: { query: "x" },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toMatchObject({ status: "abandoned", error: expect.stringContaining("denied") });
+    expect(JSON.stringify(reply.body)).not.toContain('"database"');
+    expect(git("branch", "--list", `agents/${agent.id}`)).not.toBe("");
+    expect(git("show", `agents/${agent.id}:tools/memory_search.ts`)).toContain("return input;");
+  });
+
   it("follows capabilities, refuses what is not a built-in, and never touches another agent", async () => {
     const locked = await agentWithWorker({ securityProfile: "power" });
     const caps = await current(locked.agent.id, "capabilities");

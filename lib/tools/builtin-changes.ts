@@ -25,11 +25,17 @@ type AgentRef = { id: string; name: string; securityProfile: SecurityProfile };
 
 type Tested = { compiledCode: string; meta: ToolMeta; output: unknown };
 
-/** Compile, run with the test input, and check that what execute returns is valid input for the built-in. */
-async function testBuiltin(name: string, source: string, testInput: unknown, network: boolean) {
+/**
+ * Compile, run with the test input, and check that what execute returns is valid input for the built-in.
+ * The test runs here, on the app's machine, never with network, whatever the agent's tools may use on its
+ * worker: a request from here would reach what only the app can (its loopback, its private network, a cloud's
+ * metadata address) and the answer would go back to the agent in the test's output or error. A built-in's
+ * module only turns the input into the built-in's arguments; it needs no network for that.
+ */
+async function testBuiltin(name: string, source: string, testInput: unknown) {
   const compiled = await compileTool(source, { resolveDir: process.cwd() });
   if (!compiled.ok) return { ok: false as const, error: `compile failed:\n${compiled.errors}` };
-  const result = await runInSandbox({ compiledCode: compiled.code, input: testInput ?? {}, limits: { timeoutMs: 30_000, network } });
+  const result = await runInSandbox({ compiledCode: compiled.code, input: testInput ?? {}, limits: { timeoutMs: 30_000, network: false } });
   if (!result.ok) return { ok: false as const, error: `${result.reason}: ${result.error}`, output: result.logs };
   if (result.meta.name !== name) return { ok: false as const, error: `the module is named "${result.meta.name}", not "${name}"` };
   if (result.meta.inputSchema.type !== "object") return { ok: false as const, error: "inputSchema must be an object schema" };
@@ -59,7 +65,6 @@ type Outcome = {
 async function stageAndTest(
   agent: AgentRef,
   change: { name: string; source: string; testInput: unknown; reason: string },
-  network: boolean,
 ): Promise<Outcome> {
   const repoDir = await ensureBuiltinRepo();
   let tested: Tested | null = null;
@@ -75,7 +80,7 @@ async function stageAndTest(
     content: change.source,
     message: `${agent.name}: ${change.name}${change.reason ? ` — ${change.reason}` : ""}`,
     test: async (content) => {
-      const result = await testBuiltin(change.name, content, change.testInput, network);
+      const result = await testBuiltin(change.name, content, change.testInput);
       if (result.ok) tested = result.tested;
       return result;
     },
@@ -119,9 +124,9 @@ export async function stageBuiltinAsAgent({
   }
   let outcome: Outcome;
   if (policy.changes === "apply") {
-    outcome = await stageAndTest(agent, body, policy.network);
+    outcome = await stageAndTest(agent, body);
   } else {
-    const result = await testBuiltin(body.name, body.source, body.testInput, policy.network);
+    const result = await testBuiltin(body.name, body.source, body.testInput);
     outcome = {
       status: result.ok ? "proposed" : "abandoned",
       branch: null,
@@ -213,13 +218,13 @@ export async function reviewBuiltinChange({
 
   let outcome: Partial<Outcome> = { status: "rejected" };
   if (decision === "approve") {
-    const policy = await toolPolicyFor(agent as AgentRef);
     try {
-      outcome = await stageAndTest(
-        agent as AgentRef,
-        { name: change.toolName, source: change.source, testInput: JSON.parse(change.testInput), reason: change.reason },
-        policy.network,
-      );
+      outcome = await stageAndTest(agent as AgentRef, {
+        name: change.toolName,
+        source: change.source,
+        testInput: JSON.parse(change.testInput),
+        reason: change.reason,
+      });
     } catch (error) {
       // Staging threw (the repository could not be used): the change goes back to waiting.
       await db.builtinToolChange.update({
