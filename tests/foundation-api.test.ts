@@ -211,6 +211,27 @@ describe("config", () => {
     expect(await auditFor("config.deleted", put.body.entry.id)).toHaveLength(1);
   });
 
+  it("keeps a secret secret when an update leaves out `secret` (a key rotated with a plain PUT)", async () => {
+    const key = `ROTATED_KEY_${Date.now()}`;
+    expect((await admin().put("/api/v1/config", { scope: "global", key, value: "sk-first-secret-value", secret: true })).status).toBe(200);
+    const rotated = await admin().put("/api/v1/config", { scope: "global", key, value: "sk-rotated-secret-value" });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.entry).toMatchObject({ key, secret: true, value: null });
+    const viewer = client((await userWithToken("viewer")).token);
+    expect((await viewer.get(`/api/v1/config?key=${key}`)).body.entries).toEqual([expect.objectContaining({ secret: true, value: null })]);
+    const sqlite = openTestDb(server().databaseUrl);
+    const row = (await sqlite.get<{ value: string; secret: unknown }>('SELECT "value", "secret" FROM "SwarmConfig" WHERE "key" = ?', [
+      key,
+    ])) as { value: string };
+    await sqlite.close();
+    expect(row.value).toMatch(/^v1:/);
+    expect(row.value).not.toContain("sk-rotated-secret-value");
+    // Only an admin who says so turns it into a plain value.
+    const plain = await admin().put("/api/v1/config", { scope: "global", key, value: "not secret now", secret: false });
+    expect(plain.body.entry).toMatchObject({ key, secret: false, value: "not secret now" });
+    expect((await admin().delete(`/api/v1/config?scope=global&key=${key}`)).status).toBe(204);
+  });
+
   it("scopes entries to an agent that exists", async () => {
     const agent = await createAgent();
     const put = await admin().put("/api/v1/config", { scope: "agent", scopeId: agent.id, key: "MODEL", value: "opus" });

@@ -73,11 +73,13 @@ async function assertScopeExists(tx: Tx, scope: ConfigScope, scopeId: string) {
 
 export async function putConfig({ input, actor, role }: { input: PutConfigBody; actor: Actor; role: UserRole }): Promise<ConfigEntryDto> {
   const scopeId = normalizedScopeId(input);
-  const secret = input.secret ?? false;
-  const stored = secret ? encryptSecret(input.value, encryptionKey()) : input.value;
   const row = await db.$transaction(async (tx) => {
     await assertScopeExists(tx, input.scope, scopeId);
     const before = await tx.swarmConfig.findUnique({ where: where(input) });
+    // An update that leaves `secret` out keeps the entry's flag: a secret rotated with a plain PUT stays
+    // encrypted and hidden; only an explicit `secret: false` (an admin's) makes it a plain value.
+    const secret = input.secret ?? before?.secret ?? false;
+    const stored = secret ? encryptSecret(input.value, encryptionKey()) : input.value;
     if ((secret || before?.secret) && role !== "admin") throw forbidden("Only an admin may write a secret config entry");
     // Compared as instants, not as text: any ISO spelling of the base the entry answered is the same base.
     const base = input.baseUpdatedAt === undefined ? undefined : input.baseUpdatedAt === null ? null : Date.parse(input.baseUpdatedAt);

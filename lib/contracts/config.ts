@@ -16,6 +16,7 @@ export const putConfigBodySchema = z
     scopeId: z.string().trim().max(512).optional(),
     key: configKeySchema,
     value: z.string().max(256 * 1024),
+    /** Encrypted at rest and never answered. Left out on an update: the entry keeps the flag it has. */
     secret: z.boolean().optional(),
     /**
      * The updatedAt of the entry the writer started from (null: there was none). When
