@@ -156,6 +156,33 @@ describe("paths no route claims", () => {
   });
 });
 
+describe("next-auth's endpoints (/api/auth/*)", () => {
+  it("an action it does not have, a provider there is none of, or a method an action does not take: the error shape, never a plain-text 400 or a 500", async () => {
+    for (const [method, path, status, code] of [
+      ["GET", "/api/auth/nope", 404, "not_found"],
+      ["POST", "/api/auth/nope", 404, "not_found"],
+      ["GET", "/api/auth/callback/github", 404, "not_found"],
+      ["POST", "/api/auth/callback/github", 404, "not_found"],
+      // The credentials callback takes the sign-in form (POST); next-auth answered a GET with a 500.
+      ["GET", "/api/auth/callback/credentials", 405, "method_not_allowed"],
+    ] as const) {
+      const reply = await client().request(method, path);
+      expect(`${method} ${path} ${reply.status}`).toBe(`${method} ${path} ${status}`);
+      expectErrorShape(reply, status, code);
+    }
+    // Its error page (an HTML 500 for ?error=Configuration) is the sign-in page, as for a failed sign-in.
+    const page = await fetch(`${server().baseUrl}/api/auth/error?error=Configuration`, { redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(new URL(page.headers.get("location") ?? "", server().baseUrl).pathname).toBe("/login");
+    // What the sign-in page and the session use still answers as before.
+    const csrf = await client().get("/api/auth/csrf");
+    expect(csrf.status).toBe(200);
+    expect(csrf.body.csrfToken).toEqual(expect.any(String));
+    expect((await client().get("/api/auth/providers")).body).toMatchObject({ credentials: { id: "credentials" } });
+    expect((await client().get("/api/auth/session")).status).toBe(200);
+  });
+});
+
 describe("request targets that are not a path", () => {
   it("the asterisk-form: OPTIONS * is answered for the server (204 with Allow), anything else with it a 400, never a 500", async () => {
     const options = await rawRequest("OPTIONS", "*");

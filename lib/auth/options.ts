@@ -19,7 +19,8 @@ export const authOptions = (secure: boolean): AuthOptions => ({
   secret: authSecret(),
   useSecureCookies: secure,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: "/login" },
+  // Its error page too: next-auth's own (/api/auth/error) is an HTML page, a 500 for ?error=Configuration.
+  pages: { signIn: "/login", error: "/login" },
   providers: [
     CredentialsProvider({
       name: "Email and password",
