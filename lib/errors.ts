@@ -65,6 +65,35 @@ export class ApiError extends Error {
   }
 }
 
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  431: "headers_too_large",
+  500: "internal_error",
+};
+
+const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
+  method_not_allowed: "This path does not take that method",
+  not_found: "There is nothing at this path",
+  bad_request: "The request is not valid",
+  internal_error: "Something went wrong on our side",
+};
+
+/**
+ * The error for an answer that came with only a status (Next's bodiless 405s and 400s,
+ * next-auth's plain-text errors): the code that status stands for and a generic message.
+ */
+export function errorForStatus(status: number): ApiError {
+  const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request");
+  return new ApiError(code, MESSAGE_BY_CODE[code] ?? "The request could not be served");
+}
+
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 export const forbidden = (message = "You are not allowed to do this") => new ApiError("forbidden", message);
 

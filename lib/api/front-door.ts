@@ -12,7 +12,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DRAIN_LIMIT_BYTES, MAX_BODY_BYTES } from "@/lib/contracts/common";
-import { ApiError, type ErrorCode } from "@/lib/errors";
+import { ApiError, errorForStatus } from "@/lib/errors";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -116,26 +116,6 @@ function answerAfterBody(req: IncomingMessage, res: ServerResponse, error: ApiEr
   req.resume();
 }
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: "bad_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-  431: "headers_too_large",
-  500: "internal_error",
-};
-
-const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
-  method_not_allowed: "This path does not take that method",
-  not_found: "There is nothing at this path",
-  bad_request: "The request is not valid",
-  internal_error: "Something went wrong on our side",
-};
-
 /**
  * Next's own error answers to /api/* (405 for a method a route does not export, its
  * 400s) come with no body: they get the one shape on the way out. Next sends the
@@ -144,10 +124,7 @@ const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
 function shapeEmptyErrors(req: IncomingMessage, res: ServerResponse) {
   if (req.method === "HEAD") return;
   let pending: string | null = null;
-  const bodyFor = (status: number) => {
-    const code = CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request");
-    return JSON.stringify(new ApiError(code, MESSAGE_BY_CODE[code] ?? "The request could not be served").toBody());
-  };
+  const bodyFor = (status: number) => JSON.stringify(errorForStatus(status).toBody());
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
     const given = rest.find((arg) => arg && typeof arg === "object" && !Array.isArray(arg)) as Record<string, unknown> | undefined;

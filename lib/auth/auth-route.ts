@@ -4,7 +4,7 @@
 // `url` (an error page address) because next-auth's signIn() in the browser reads it.
 import "server-only";
 import NextAuth from "next-auth";
-import { ApiError, errorResponse, rateLimited } from "@/lib/errors";
+import { ApiError, errorForStatus, errorResponse, rateLimited } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { usesSecureCookies } from "./cookies";
 import { loginLock } from "./login-throttle";
@@ -78,16 +78,8 @@ function unserved(req: Request): Response | null {
 /** An error next-auth answered in plain text or HTML: the same status, in the error shape. */
 function shaped(response: Response): Response {
   if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
-  const code =
-    response.status === 404
-      ? "not_found"
-      : response.status === 405
-        ? "method_not_allowed"
-        : response.status >= 500
-          ? "internal_error"
-          : "bad_request";
-  const error = new ApiError(code, code === "internal_error" ? "Something went wrong on our side" : "The request is not valid");
-  console.error(`[swarmdeck] next-auth answered ${response.status} (${code})`);
+  const error = errorForStatus(response.status);
+  console.error(`[swarmdeck] next-auth answered ${response.status} (${error.code})`);
   return new Response(JSON.stringify(error.toBody()), { status: response.status, headers: { "content-type": "application/json" } });
 }
 
