@@ -42,6 +42,38 @@ function processGone(pid: number): boolean {
   }
 }
 
+describe("a token the app does not take", { timeout: 120_000 }, () => {
+  it("stops at start (exit 2, naming SWARMDECK_TOKEN and what to do) for a revoked token and an unknown one, claiming nothing", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "waits for a working token", agentId: agent.id });
+    const listed = await call(target, "GET", `/api/v1/agents/${agent.id}/tokens`);
+    const tokenId = (listed.body.tokens as { id: string }[])[0]?.id;
+    expect((await call(target, "DELETE", `/api/v1/agents/${agent.id}/tokens/${tokenId}`)).status).toBe(204);
+    for (const token of [agent.token, `sdw_${"x".repeat(43)}`]) {
+      // Without --once: a worker that kept retrying would never exit and fail the test by its timeout.
+      const worker = spawnWorker({ ...baseEnv(token, "refused-token"), AGENT_COMMAND: "true" }, []);
+      expect(await worker.exited, worker.log()).toBe(2);
+      expect(worker.log()).toMatch(/SWARMDECK_TOKEN: the app refused it \(401: .*revoked.*\)\. Create a worker token on the agent's page/);
+      expect(worker.log()).toContain("no task was claimed");
+      expect(worker.log()).not.toContain(token);
+    }
+    const { task, kinds } = await untouched(taskId);
+    expect(task).toMatchObject({ status: "pending", attempts: 0 });
+    expect(kinds).not.toContain("claimed");
+  });
+
+  it("stops at its next poll (exit 1) when its token is revoked while it runs", async () => {
+    const agent = await agentWithToken(target);
+    const worker = spawnWorker({ ...baseEnv(agent.token, "revoked-while-running"), AGENT_COMMAND: "true" }, []);
+    await worker.waitFor("registered as agent");
+    const listed = await call(target, "GET", `/api/v1/agents/${agent.id}/tokens`);
+    const tokenId = (listed.body.tokens as { id: string }[])[0]?.id;
+    expect((await call(target, "DELETE", `/api/v1/agents/${agent.id}/tokens/${tokenId}`)).status).toBe(204);
+    expect(await worker.exited, worker.log()).toBe(1);
+    expect(worker.log()).toContain("the app refused this worker's token");
+  });
+});
+
 describe("an agent the worker cannot start", { timeout: 120_000 }, () => {
   it("refuses to start (exit 2, naming the setting) and leaves the queued tasks as they were: AGENT_COMMAND missing, not executable, CLAUDE_BIN missing", async () => {
     const agent = await agentWithToken(target);

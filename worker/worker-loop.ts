@@ -30,6 +30,13 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
         const name = process.env.AGENT_NAME?.trim() || "swarmdeck-agent";
         return { agent: { id: "unknown", name, role: "worker" as const, securityProfile: "standard" as const }, pollIntervalMs: 1000 };
       }
+      // A token the app does not take is a wrong setting, like the others loadConfig names (exit 2).
+      if (error instanceof WorkerApiError && (error.status === 401 || error.status === 403)) {
+        log.error(
+          `SWARMDECK_TOKEN: the app refused it (${error.status}: ${error.appMessage}). Create a worker token on the agent's page in the app, set SWARMDECK_TOKEN to it and start the worker again; no task was claimed`,
+        );
+        return "refused" as const;
+      }
       if (error instanceof WorkerApiError && !error.transient) throw error;
       const delay = backoffDelay(attempt);
       log.warn(`register failed (${(error as Error).message}); retrying in ${delay} ms`);
@@ -43,6 +50,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
+  if (registered === "refused") return 2;
   const { agent } = registered;
   let layout: WorkspaceLayout;
   setAgentUser(config.agentUser, config.workspaceDir);
