@@ -74,6 +74,33 @@ describe("a token the app does not take", { timeout: 120_000 }, () => {
   });
 });
 
+describe("an agent that fails every task at once", { timeout: 120_000 }, () => {
+  it("fails three tasks, then stops claiming for the pause (the rest of the queue keeps its attempts) and says why", async () => {
+    const agent = await agentWithToken(target);
+    const tasks: string[] = [];
+    for (let i = 0; i < 6; i++) tasks.push(await createTask(target, { title: `queued ${i}`, agentId: agent.id }));
+    // The agent starts (it is a real program) and exits 1 straight away, as a harness without its API key does.
+    const worker = spawnWorker(
+      { ...baseEnv(agent.token, "crashing-agent"), AGENT_COMMAND: "echo 'no API key' >&2; exit 1", CRASH_PAUSE_MS: "60000" },
+      [],
+    );
+    await worker.waitFor("Claiming paused for 60 s", 60_000);
+    expect(worker.log()).toMatch(
+      /the agent failed or gave back 3 tasks in a row, each within 10 s of its claim .*it looks broken rather than the tasks/,
+    );
+    // Long enough for a worker that went on to claim the next ones (the test server's poll answers at once).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const states = await Promise.all(tasks.map(untouched));
+    const touched = states.filter(({ kinds }) => kinds.includes("claimed"));
+    expect(touched).toHaveLength(3);
+    for (const { task } of touched) expect(task.failureReason).toContain("no API key");
+    for (const { task } of states.filter(({ kinds }) => !kinds.includes("claimed")))
+      expect(task).toMatchObject({ status: "pending", attempts: 0 });
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited, worker.log()).toBe(0);
+  });
+});
+
 describe("an agent the worker cannot start", { timeout: 120_000 }, () => {
   it("refuses to start (exit 2, naming the setting) and leaves the queued tasks as they were: AGENT_COMMAND missing, not executable, CLAUDE_BIN missing", async () => {
     const agent = await agentWithToken(target);

@@ -54,6 +54,9 @@ const envSchema = z
     GIT_MAIN_BRANCH: z.string().default("main"),
     GIT_REMOTE: z.string().default("origin"),
     IDLE_PROPOSAL_AFTER: int(0),
+    CRASH_PAUSE_AFTER: int(3),
+    CRASH_QUICK_MS: int(10_000),
+    CRASH_PAUSE_MS: int(60_000),
     REFLECTION: boolish,
     REFLECTION_TIMEOUT_MS: int(120_000),
     REFLECTION_COMMAND: z.string().optional(),
@@ -105,6 +108,8 @@ export type WorkerConfig = {
   mainBranch: string;
   remote: string;
   idleProposalAfterMs: number;
+  /** A failing agent: quick failures in a row before claiming pauses (0: never), what counts as quick, the first pause (worker/crash-guard.ts). */
+  crash: { after: number; quickMs: number; pauseMs: number };
   /** Post-task reflection (P5): on unless REFLECTION=off. */
   reflection: boolean;
   reflectionTimeoutMs: number;
@@ -167,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: string[] = [], uid = pr
     mainBranch: e.GIT_MAIN_BRANCH,
     remote: e.GIT_REMOTE,
     idleProposalAfterMs: e.IDLE_PROPOSAL_AFTER,
+    crash: { after: e.CRASH_PAUSE_AFTER, quickMs: e.CRASH_QUICK_MS, pauseMs: Math.max(e.CRASH_PAUSE_MS, 100) },
     reflection: e.REFLECTION ?? true,
     reflectionTimeoutMs: Math.max(e.REFLECTION_TIMEOUT_MS, 1_000),
     reflectionCommand: e.REFLECTION_COMMAND?.trim() ?? "",

@@ -10,6 +10,7 @@ import { createApiClient, WorkerApiError } from "./api-client";
 import { backoffDelay, sleep } from "./backoff";
 import { CheckoutGate } from "./checkout-gate";
 import type { WorkerConfig } from "./config";
+import { CrashGuard } from "./crash-guard";
 import { proposeImprovement } from "./idle-proposal";
 import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
@@ -93,6 +94,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const setup = new SetupGuard({ config, api, log, layout });
   const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log, pinned: layout.remoteUrls }) : null;
   let failures = 0;
+  const crashes = new CrashGuard(config.crash);
   let lastActivity = Date.now();
   /** One idle proposal per idle stretch: after one is filed, the next waits for a task to have run. */
   let proposed = false;
@@ -160,6 +162,13 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
         return 2;
       }
       if (config.once) break;
+      const pause = crashes.record(end, Date.now() - claimedAt);
+      if (pause > 0) {
+        log.error(
+          `the agent failed or gave back ${crashes.quickFailures} tasks in a row, each within ${Math.round(config.crash.quickMs / 1000)} s of its claim (last: task ${task.id}, ${end}): it looks broken rather than the tasks. Claiming paused for ${Math.round(pause / 1000)} s (CRASH_PAUSE_AFTER); check the agent's setup (its API key, AGENT_COMMAND / CLAUDE_BIN) and the failed tasks' reasons`,
+        );
+        await sleep(pause, shutdown);
+      }
       continue;
     }
     if (config.once) {
