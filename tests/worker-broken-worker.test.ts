@@ -101,6 +101,34 @@ describe("an agent that fails every task at once", { timeout: 120_000 }, () => {
   });
 });
 
+describe("a worker killed mid-task", { timeout: 120_000 }, () => {
+  it("leaves its agent running, and the next worker on that workspace kills the agent's processes before it claims again", async () => {
+    const agent = await agentWithToken(target);
+    await createTask(target, { title: "runs until its worker is killed", agentId: agent.id });
+    const pids = path.join(root, "leftover-pids");
+    // The agent and a child of its own, both in the agent's process group.
+    const command = `sleep 300 & echo $! > ${pids}; echo $$ >> ${pids}; wait`;
+    const first = spawnWorker({ ...baseEnv(agent.token, "killed-mid-task"), AGENT_COMMAND: command }, []);
+    const deadline = Date.now() + 30_000;
+    while (!(existsSync(pids) && readFileSync(pids, "utf8").trim().split("\n").length === 2) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const leftover = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    // SIGKILL gives the worker no chance to stop its agent: both still run.
+    for (const pid of leftover) expect(processGone(pid), `pid ${pid}`).toBe(false);
+
+    const second = spawnWorker({ ...baseEnv(agent.token, "killed-mid-task"), AGENT_COMMAND: "true" }, ["--once"]);
+    await second.exited;
+    expect(second.log()).toContain("killed 2 agent process(es) an earlier worker on this workspace left running");
+    for (const pid of leftover) expect(processGone(pid), `pid ${pid}`).toBe(true);
+    // After a clean stop there is nothing left to kill.
+    const third = spawnWorker({ ...baseEnv(agent.token, "killed-mid-task"), AGENT_COMMAND: "true" }, ["--once"]);
+    await third.exited;
+    expect(third.log()).not.toContain("left running");
+  });
+});
+
 describe("an agent the worker cannot start", { timeout: 120_000 }, () => {
   it("refuses to start (exit 2, naming the setting) and leaves the queued tasks as they were: AGENT_COMMAND missing, not executable, CLAUDE_BIN missing", async () => {
     const agent = await agentWithToken(target);

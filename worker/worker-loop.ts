@@ -12,6 +12,7 @@ import { CheckoutGate } from "./checkout-gate";
 import type { WorkerConfig } from "./config";
 import { CrashGuard } from "./crash-guard";
 import { proposeImprovement } from "./idle-proposal";
+import { reapLeftoverAgents, recordWorkerRun } from "./leftover-agents";
 import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
 import { startFromKnownStartupFiles } from "./startup-baseline";
@@ -64,6 +65,12 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.warn(
       `the agent runs as the worker's own user (uid ${process.getuid?.()}): it could read the worker's token from /proc. Run the worker as root with AGENT_USER (worker/README.md)`,
     );
+  // Before the workspace is touched: an agent a killed worker left running would go on writing into it.
+  const leftover = await reapLeftoverAgents(config.workspaceDir);
+  if (leftover > 0)
+    log.warn(
+      `killed ${leftover} agent process(es) an earlier worker on this workspace left running (it was stopped without stopping its agent)`,
+    );
   try {
     layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, remote: config.remote, log });
   } catch (error) {
@@ -71,6 +78,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.error(error.message);
     return 2;
   }
+  await recordWorkerRun(layout.root);
   // An agent that cannot start would fail every task it is given within milliseconds: refuse to claim any.
   const unstartable = agentStartProblem(config, layout.project);
   if (unstartable) {
