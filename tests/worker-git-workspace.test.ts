@@ -80,6 +80,16 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect(sh(origin, "rev-parse", "main")).toBe(mainBefore);
   });
 
+  it("works through the remote GIT_REMOTE names: clones under that name and merges into the project through it", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "through upstream", agentId: agent.id });
+    const run = spawnWorker({ ...coderEnv(agent.token), GIT_REMOTE: "upstream" });
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
+    expect(originFile(`change-${taskId}.txt`)).toBe(`line from ${taskId}`);
+    expect(sh(path.join(root, "ws-ada", "project"), "remote")).toBe("upstream");
+  });
+
   it("fetches the project once to claim and once to merge, and leaves no merged branch on the remote", async () => {
     const agent = await agentWithToken(target);
     // Every git command the worker runs, through a wrapper of the real git ahead on its PATH.

@@ -711,4 +711,19 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(run.log()).toContain("SWARMDECK_TOKEN must be a worker token");
     expect(run.log()).toContain("set AGENT_COMMAND (any command) or HARNESS=claude");
   });
+
+  it("refuses a GIT_REMOTE or GIT_MAIN_BRANCH that git would read as an option", async () => {
+    const agent = await agentWithToken(target);
+    const run = spawnWorker({
+      SWARMDECK_URL: target.baseUrl,
+      SWARMDECK_TOKEN: agent.token,
+      WORKSPACE_DIR: workspace().dir,
+      AGENT_COMMAND: "true",
+      GIT_REMOTE: "--upload-pack=touch /tmp/pwned",
+      GIT_MAIN_BRANCH: "-main",
+    });
+    expect(await run.exited, run.log()).toBe(2);
+    expect(run.log()).toContain("GIT_REMOTE must be a remote's name");
+    expect(run.log()).toContain("GIT_MAIN_BRANCH must be a branch name");
+  });
 });

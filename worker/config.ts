@@ -51,8 +51,15 @@ const envSchema = z
     VERIFY_RETRIES: int(2),
     MAX_TASK_MINUTES: minutes(60),
     NO_PROGRESS_MINUTES: minutes(15),
-    GIT_MAIN_BRANCH: z.string().default("main"),
-    GIT_REMOTE: z.string().default("origin"),
+    // Both reach git's command line: a name, never an option.
+    GIT_MAIN_BRANCH: z
+      .string()
+      .regex(/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/, "GIT_MAIN_BRANCH must be a branch name (letters, digits, . _ / -, not starting with -)")
+      .default("main"),
+    GIT_REMOTE: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "GIT_REMOTE must be a remote's name (letters, digits, . _ -, starting with a letter or digit)")
+      .default("origin"),
     IDLE_PROPOSAL_AFTER: int(0),
     CRASH_PAUSE_AFTER: int(3),
     CRASH_QUICK_MS: int(10_000),

@@ -102,6 +102,27 @@ describe("ensureWorkspace", () => {
     );
   });
 
+  it("with another GIT_REMOTE: clones under that name and checks that remote, not a remote named origin", async () => {
+    const shop = repository("shop");
+    const decoy = repository("decoy");
+    const ws = path.join(root, "ws");
+    const layout = await ensureWorkspace({ root: ws, repoUrl: shop, remote: "upstream", log });
+    const project = path.join(ws, "project");
+    expect(sh(project, "remote").trim()).toBe("upstream");
+    expect(layout.remoteUrls?.push).toBe(shop);
+    // A remote named origin elsewhere is the checkout's own business; the worker's remote must be REPO_URL.
+    sh(project, "remote", "add", "origin", decoy);
+    expect((await ensureWorkspace({ root: ws, repoUrl: shop, remote: "upstream", log })).git).toBe(true);
+    sh(project, "config", "remote.upstream.pushurl", decoy);
+    await expect(ensureWorkspace({ root: ws, repoUrl: shop, remote: "upstream", log })).rejects.toThrow(
+      `${project} pushes to ${decoy}, but REPO_URL is ${shop}`,
+    );
+    sh(project, "config", "--unset", "remote.upstream.pushurl");
+    await expect(ensureWorkspace({ root: ws, repoUrl: shop, remote: "fork", log })).rejects.toThrow(
+      `${project} is a git checkout without the remote fork (GIT_REMOTE)`,
+    );
+  });
+
   it("starts on a kept clone whose .git/config an agent redirected (an insteadOf rule, an include), removing both and saying so", async () => {
     const shop = repository("shop");
     const decoy = repository("decoy");

@@ -102,7 +102,8 @@ export async function ensureWorkspace({
   await handOver([layout.home, layout.project]);
   if (repoUrl && !(await isGitWorkspace(layout.project).catch(() => false))) {
     log.info(`cloning ${repoUrl} into ${layout.project}`);
-    const cloned = await git(layout.root, ["clone", "--quiet", repoUrl, PROJECT_FOLDER]);
+    // The clone's remote is GIT_REMOTE's name: the git workflow fetches and pushes through it.
+    const cloned = await git(layout.root, ["clone", "--quiet", "--origin", remote, repoUrl, PROJECT_FOLDER]);
     if (!cloned.ok) throw new WorkspaceError(`git clone ${repoUrl} failed: ${(cloned.stderr || cloned.stdout).trim()}`);
   }
   await mkdir(layout.project, { recursive: true });
@@ -113,9 +114,15 @@ export async function ensureWorkspace({
     const removed = await removeRedirects(layout.project, remote, addresses);
     if (removed.length)
       log.warn(`${layout.project}/.git/config: removed what redirected ${remote} or ran a program on its way: ${removed.join(", ")}`);
-    const origin = await git(layout.project, ["remote", "get-url", "origin"]);
-    const cloned = origin.stdout.trim();
-    if (origin.ok && !sameRepository(cloned, repoUrl, layout.root)) {
+    const fetchUrl = await git(layout.project, ["remote", "get-url", remote]);
+    const cloned = fetchUrl.stdout.trim();
+    if (!fetchUrl.ok) {
+      throw new WorkspaceError(
+        `${layout.project} is a git checkout without the remote ${remote} (GIT_REMOTE); refusing to guess where REPO_URL ${repoUrl} is. ` +
+          `Add it (git -C ${layout.project} remote add ${remote} ${repoUrl}), set GIT_REMOTE to the checkout's remote, or move ${layout.project} away to clone ${repoUrl}.`,
+      );
+    }
+    if (!sameRepository(cloned, repoUrl, layout.root)) {
       throw new WorkspaceError(
         `${layout.project} is a clone of ${cloned}, but REPO_URL is ${repoUrl}; refusing to work one repository's tasks into another. ` +
           `Set REPO_URL back, or move ${layout.project} away (after pushing anything of value) to clone ${repoUrl}.`,
@@ -124,10 +131,10 @@ export async function ensureWorkspace({
   }
   const urls = isGit ? await remoteUrls(layout.project, remote) : null;
   // Where the work is pushed counts as much (a pushurl an agent left in .git/config of a kept clone).
-  if (repoUrl && urls && remote === "origin" && !sameRepository(urls.push, repoUrl, layout.root)) {
+  if (repoUrl && urls && !sameRepository(urls.push, repoUrl, layout.root)) {
     throw new WorkspaceError(
       `${layout.project} pushes to ${urls.push}, but REPO_URL is ${repoUrl}; refusing to work one repository's tasks into another. ` +
-        `Remove remote.origin.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
+        `Remove remote.${remote}.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
     );
   }
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
