@@ -2,6 +2,8 @@
 // cannot fetch, and an idle-proposal run that would not stop. The real worker process
 // against the real app (worker/README.md, "When the worker itself is broken", "Idle proposals").
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +73,46 @@ describe("a token the app does not take", { timeout: 120_000 }, () => {
     expect((await call(target, "DELETE", `/api/v1/agents/${agent.id}/tokens/${tokenId}`)).status).toBe(204);
     expect(await worker.exited, worker.log()).toBe(1);
     expect(worker.log()).toContain("the app refused this worker's token");
+  });
+});
+
+describe("a SWARMDECK_URL that is not the app", { timeout: 120_000 }, () => {
+  it("stops at start (exit 2, naming SWARMDECK_URL) for another server, a wrong path and a redirect, and sends the token nowhere else", async () => {
+    const agent = await agentWithToken(target);
+    const seen: { url: string; authorization?: string }[] = [];
+    const other = createServer((request, response) => {
+      seen.push({ url: request.url ?? "", authorization: request.headers.authorization });
+      if (request.url?.startsWith("/moved")) {
+        response.writeHead(308, { location: `${target.baseUrl}${request.url.slice("/moved".length)}` }).end();
+        return;
+      }
+      response.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const cases: [string, RegExp][] = [
+        [otherUrl, /it answers 404 without Swarmdeck's error shape/],
+        [`${target.baseUrl}/swarmdeck`, /it answers 307, redirected to \/login/],
+        [
+          `${otherUrl}/moved`,
+          new RegExp(`it answers 308, redirected to ${target.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/api/worker/register`),
+        ],
+      ];
+      for (const [url, message] of cases) {
+        const worker = spawnWorker({ ...baseEnv(agent.token, "wrong-url"), SWARMDECK_URL: url, AGENT_COMMAND: "true" }, []);
+        expect(await worker.exited, worker.log()).toBe(2);
+        expect(worker.log()).toMatch(/SWARMDECK_URL \(\S+\) does not look like the Swarmdeck app/);
+        expect(worker.log()).toMatch(message);
+        expect(worker.log()).toContain("no task was claimed");
+      }
+    } finally {
+      other.close();
+    }
+    // The redirect was not followed: the token was never used at the app.
+    const listed = await call(target, "GET", `/api/v1/agents/${agent.id}/tokens`);
+    expect((listed.body.tokens as { lastUsedAt: string | null }[])[0]?.lastUsedAt).toBeNull();
+    expect(seen.map(({ url }) => url)).toEqual(["/api/worker/register", "/moved/api/worker/register"]);
   });
 });
 

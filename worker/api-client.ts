@@ -43,6 +43,8 @@ export class WorkerApiError extends Error {
     super(message);
     this.appMessage = appMessage ?? message;
   }
+  /** The answer was the app's own error shape ({error: {code, message}}), not a proxy's or another server's page. */
+  fromApp = false;
   /** Worth retrying later: the app is down, overloaded or restarting. */
   get transient(): boolean {
     return this.status === 0 || this.status === 429 || this.status >= 500;
@@ -50,6 +52,39 @@ export class WorkerApiError extends Error {
 }
 
 type Options = { baseUrl: string; token: string; fetch?: typeof fetch; timeoutMs?: number };
+
+/**
+ * The error for an answer that is not 2xx. Redirects are not followed (a POST would
+ * come back a GET, and the token would go where it was sent): a 3xx says where to.
+ */
+async function answerError(method: string, path: string, response: Response): Promise<WorkerApiError> {
+  const text = await response.text();
+  if (response.status >= 300 && response.status < 400) {
+    const to = response.headers.get("location") ?? "(no Location)";
+    return new WorkerApiError(
+      response.status,
+      "redirect",
+      `${method} ${path}: ${response.status} redirected to ${to}`,
+      undefined,
+      `redirected to ${to}`,
+    );
+  }
+  let err: { code?: unknown; message?: unknown; details?: unknown } | undefined;
+  try {
+    err = (JSON.parse(text) as { error?: typeof err } | null)?.error;
+  } catch {}
+  const fromApp = typeof err?.code === "string" && typeof err?.message === "string";
+  const said = fromApp ? String(err?.message) : text.slice(0, 200);
+  const error = new WorkerApiError(
+    response.status,
+    fromApp ? String(err?.code) : "http_error",
+    `${method} ${path}: ${response.status} ${said}`,
+    fromApp ? err?.details : undefined,
+    said,
+  );
+  error.fromApp = fromApp;
+  return error;
+}
 
 export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeoutMs = 60_000 }: Options) {
   async function call(method: string, path: string, body?: unknown, extraTimeoutMs = 0): Promise<{ status: number; data: unknown }> {
@@ -59,12 +94,14 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs + extraTimeoutMs),
       });
     } catch (error) {
       const why = (error as Error).message;
       throw new WorkerApiError(0, "network", `${method} ${path}: ${why}`, undefined, `the app could not be reached: ${why}`);
     }
+    if (!response.ok) throw await answerError(method, path, response);
     const text = await response.text();
     let data: unknown = null;
     if (text) {
@@ -73,17 +110,6 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       } catch {
         data = text;
       }
-    }
-    if (!response.ok) {
-      const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-      const said = err?.message ?? String(text).slice(0, 200);
-      throw new WorkerApiError(
-        response.status,
-        err?.code ?? "http_error",
-        `${method} ${path}: ${response.status} ${said}`,
-        err?.details,
-        said,
-      );
     }
     return { status: response.status, data };
   }
@@ -118,6 +144,7 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
         const timeout = AbortSignal.timeout(waitMs + timeoutMs);
         response = await doFetch(`${baseUrl}${path}`, {
           headers: { authorization: `Bearer ${token}` },
+          redirect: "manual",
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
       } catch (error) {
@@ -125,16 +152,13 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
         throw new WorkerApiError(0, "network", `GET ${path}: ${(error as Error).message}`);
       }
       if (response.status === 204) return null;
+      if (!response.ok) throw await answerError("GET", path, response);
       const text = await response.text();
       let data: unknown = null;
       try {
         data = text ? JSON.parse(text) : null;
       } catch {
         data = text;
-      }
-      if (!response.ok) {
-        const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
-        throw new WorkerApiError(response.status, err?.code ?? "http_error", `GET ${path}: ${response.status} ${err?.message ?? ""}`);
       }
       return parse(pollResponseSchema, data, "poll").task;
     },

@@ -26,6 +26,17 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
     try {
       return await api.register({ version: WORKER_VERSION, hostname: hostname().slice(0, 255), harness: config.harness });
     } catch (error) {
+      // Not Swarmdeck at all (another server's page, a redirect): SWARMDECK_URL is wrong. A proxy's 502-504 while the app restarts is not.
+      if (error instanceof WorkerApiError && error.status !== 0 && !error.fromApp && ![429, 502, 503, 504].includes(error.status)) {
+        const what =
+          error.code === "redirect"
+            ? `it answers ${error.status}, ${error.appMessage}`
+            : `it answers ${error.status} without Swarmdeck's error shape`;
+        log.error(
+          `SWARMDECK_URL (${config.baseUrl}) does not look like the Swarmdeck app: ${what} at POST /api/worker/register. Set SWARMDECK_URL to the app's address (scheme, host, port; the address operators open, without a path) and start the worker again; no task was claimed`,
+        );
+        return "wrong_setting" as const;
+      }
       // An app without the register route still serves tasks: go on with what the environment says.
       if (error instanceof WorkerApiError && error.status === 404) {
         log.warn(`register: ${error.message}; going on without it`);
@@ -37,7 +48,7 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
         log.error(
           `SWARMDECK_TOKEN: the app refused it (${error.status}: ${error.appMessage}). Create a worker token on the agent's page in the app, set SWARMDECK_TOKEN to it and start the worker again; no task was claimed`,
         );
-        return "refused" as const;
+        return "wrong_setting" as const;
       }
       if (error instanceof WorkerApiError && !error.transient) throw error;
       const delay = backoffDelay(attempt);
@@ -52,7 +63,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
-  if (registered === "refused") return 2;
+  if (registered === "wrong_setting") return 2;
   const { agent } = registered;
   let layout: WorkspaceLayout;
   setAgentUser(config.agentUser, config.workspaceDir);
