@@ -2,7 +2,7 @@
 // repositories: the agent's files never inside a checkout, and a kept clone only
 // ever worked for the repository REPO_URL names.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -77,6 +77,17 @@ describe("ensureWorkspace", () => {
     }
     expect(existsSync(inside)).toBe(false);
     expect(sh(checkout, "status", "--porcelain", "--ignored")).toBe("");
+  });
+
+  it("refuses a WORKSPACE_DIR it cannot make its folders in (a file, a folder under a file), saying what to do", async () => {
+    const file = path.join(root, "not-a-folder");
+    writeFileSync(file, "x");
+    for (const dir of [file, path.join(file, "ws")]) {
+      await expect(ensureWorkspace({ root: dir, repoUrl: "", log })).rejects.toThrow(
+        `WORKSPACE_DIR (${dir}) cannot be used: it, or a folder above it, is a file. Point WORKSPACE_DIR at a folder the worker can write`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("x");
   });
 
   it("refuses a kept clone of another repository than REPO_URL, naming both", async () => {

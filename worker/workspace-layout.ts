@@ -3,8 +3,8 @@
 // memory/) in home/ beside it, exported to the agent as SWARMDECK_HOME. Keeping
 // them apart is what keeps the agent's identity out of the project's commits and
 // leaves a project's own CLAUDE.md, TOOLS.md, start-up.sh or memory/ as they are.
-import { existsSync, realpathSync } from "node:fs";
-import { lstat, mkdir, readdir, rm } from "node:fs/promises";
+import { constants, existsSync, realpathSync } from "node:fs";
+import { access, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
 import { git } from "./git";
@@ -91,7 +91,23 @@ export async function ensureWorkspace({
         "at an empty folder outside any checkout and set REPO_URL to the repository.",
     );
   }
-  await mkdir(layout.home, { recursive: true });
+  try {
+    await mkdir(layout.home, { recursive: true });
+    await access(layout.root, constants.W_OK);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why =
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "it, or a folder above it, is a file"
+        : code === "EACCES" || code === "EPERM"
+          ? "the worker may not write there"
+          : code === "EROFS"
+            ? "it is on a read-only file system"
+            : message;
+    throw new WorkspaceError(
+      `WORKSPACE_DIR (${layout.root}) cannot be used: ${why}. Point WORKSPACE_DIR at a folder the worker can write (it keeps ${HOME_FOLDER}/ and ${PROJECT_FOLDER}/ there).`,
+    );
+  }
   const present = existsSync(layout.project);
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
     if ((await readdir(layout.project)).length > 0)
