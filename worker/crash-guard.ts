@@ -1,14 +1,14 @@
 // An agent that breaks at once on every run (a missing API key, a harness that crashes
 // on start) would fail every task it is given within seconds: the queue, not the agent,
-// would pay. After `after` tasks in a row that each ended in a failure or a give-back
-// within `quickMs` of the claim, the worker stops claiming for a while (worker/README.md,
+// would pay. After `after` tasks in a row that each failed within `quickMs` of the
+// claim, the worker stops claiming for a while (worker/README.md,
 // "When the worker itself is broken"); the pause doubles while the streak goes on.
 import type { TaskEnd } from "./task-runner";
 
 export type CrashGuardOptions = {
   /** Quick failures in a row before claiming pauses (0: never). */
   after: number;
-  /** A failure or give-back sooner than this after the claim counts as quick. */
+  /** A failure sooner than this after the claim counts as quick. */
   quickMs: number;
   /** The first pause; each further quick failure doubles it, up to maxPauseMs. */
   pauseMs: number;
@@ -29,10 +29,10 @@ export class CrashGuard {
    * pause claiming (0: go on).
    */
   record(end: TaskEnd, elapsedMs: number): number {
-    const counts = end === "failed" || end === "released";
-    if (!counts) {
-      // A cancellation or a lost task says nothing about the agent; a completed one says it works.
-      if (end === "completed") this.streak = 0;
+    if (end !== "failed") {
+      // A completed task says the agent works; so does a give-back, mostly the agent's own
+      // `swarm release` (a task it declines is not a crash). A cancelled or lost one says nothing.
+      if (end === "completed" || end === "released") this.streak = 0;
       return 0;
     }
     if (elapsedMs >= this.options.quickMs) {

@@ -184,7 +184,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       const pause = crashes.record(end, Date.now() - claimedAt);
       if (pause > 0) {
         log.error(
-          `the agent failed or gave back ${crashes.quickFailures} tasks in a row, each within ${Math.round(config.crash.quickMs / 1000)} s of its claim (last: task ${task.id}, ${end}): it looks broken rather than the tasks. Claiming paused for ${Math.round(pause / 1000)} s (CRASH_PAUSE_AFTER); check the agent's setup (its API key, AGENT_COMMAND / CLAUDE_BIN) and the failed tasks' reasons`,
+          `the agent failed ${crashes.quickFailures} tasks in a row, each within ${Math.round(config.crash.quickMs / 1000)} s of its claim (last: task ${task.id}, ${end}): it looks broken rather than the tasks. Claiming paused for ${Math.round(pause / 1000)} s (CRASH_PAUSE_AFTER); check the agent's setup (its API key, AGENT_COMMAND / CLAUDE_BIN) and the failed tasks' reasons`,
         );
         await sleep(pause, shutdown);
       }
