@@ -144,6 +144,23 @@ describe("an agent that fails every task at once", { timeout: 120_000 }, () => {
 });
 
 describe("a worker killed mid-task", { timeout: 120_000 }, () => {
+  it("will not share its workspace: a second worker on it refuses to start (exit 2) and leaves the first one's agent running", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "held by the first worker", agentId: agent.id });
+    const started = path.join(root, "first-agent-started");
+    const first = spawnWorker({ ...baseEnv(agent.token, "shared-workspace"), AGENT_COMMAND: `touch ${started}; sleep 300` }, []);
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(started) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = spawnWorker({ ...baseEnv(agent.token, "shared-workspace"), AGENT_COMMAND: "true" }, ["--once"]);
+    expect(await second.exited, second.log()).toBe(2);
+    expect(second.log()).toContain(`is in use by another worker (pid ${first.child.pid})`);
+    expect(second.log()).toContain("Give each worker its own WORKSPACE_DIR");
+    // The first worker's agent was not touched: its task still runs.
+    expect((await getTask(target, taskId)).task.status).toBe("in_progress");
+    first.child.kill("SIGTERM");
+    expect(await first.exited, first.log()).toBe(0);
+  });
+
   it("leaves its agent running, and the next worker on that workspace kills the agent's processes before it claims again", async () => {
     const agent = await agentWithToken(target);
     await createTask(target, { title: "runs until its worker is killed", agentId: agent.id });
@@ -164,10 +181,6 @@ describe("a worker killed mid-task", { timeout: 120_000 }, () => {
     await second.exited;
     expect(second.log()).toContain("killed 2 agent process(es) an earlier worker on this workspace left running");
     for (const pid of leftover) expect(processGone(pid), `pid ${pid}`).toBe(true);
-    // After a clean stop there is nothing left to kill.
-    const third = spawnWorker({ ...baseEnv(agent.token, "killed-mid-task"), AGENT_COMMAND: "true" }, ["--once"]);
-    await third.exited;
-    expect(third.log()).not.toContain("left running");
   });
 });
 

@@ -4,7 +4,6 @@
 // AGENT_USER it runs as that user (worker/agent-user.ts).
 import { spawn } from "node:child_process";
 import { agentSpawnIdentity } from "./agent-user";
-import { RUN_VARIABLE, runMarker } from "./leftover-agents";
 
 export type AgentCommand = { shell: string } | { file: string; args: string[] };
 
@@ -54,9 +53,6 @@ export function startAgent({
   killGraceMs: number;
   onOutput?: (chunk: string) => void;
 }): RunningAgent {
-  // The marker lets the next worker on this workspace find what a killed worker left running (worker/leftover-agents.ts).
-  const marker = runMarker();
-  if (marker) env = { ...env, [RUN_VARIABLE]: marker };
   const child =
     "shell" in command
       ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() })

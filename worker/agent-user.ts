@@ -9,6 +9,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { chown, mkdir } from "node:fs/promises";
 import path from "node:path";
+import { RUN_VARIABLE, runMarker } from "./leftover-agents";
 
 export type AgentUser = { uid: number; gid: number; home: string | null; label: string };
 
@@ -72,6 +73,9 @@ export function agentSpawnIdentity(): { uid?: number; gid?: number } {
 /** The environment of a process the agent controls: no worker credentials; HOME of the agent's user when separated. */
 export function agentProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const clean = withoutWorkerSecrets(env);
+  // The next worker on this workspace finds what a killed worker left running by it (worker/leftover-agents.ts).
+  const marker = runMarker();
+  if (marker) clean[RUN_VARIABLE] = marker;
   if (agentUser && osHome) {
     clean.HOME = osHome;
     clean.USER = clean.LOGNAME = agentUser.label.split(" ")[0];

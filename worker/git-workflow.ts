@@ -80,7 +80,7 @@ export async function pinRemote(dir: string, remote: string, pinned: RemoteUrls)
   const resolved = removed.length ? await remoteUrls(dir, remote) : found;
   const moved = !resolved || resolved.fetch !== pinned.fetch || resolved.push !== pinned.push;
   if (moved) {
-    if (!resolved) await git(dir, ["remote", "add", remote, pinned.fetch]);
+    if (!resolved) await git(dir, ["remote", "add", "--", remote, pinned.fetch]);
     await git(dir, ["config", "--local", "--unset-all", `remote.${remote}.pushurl`]);
     await gitOrThrow(dir, ["remote", "set-url", remote, pinned.fetch]);
     if (pinned.push !== pinned.fetch) await gitOrThrow(dir, ["remote", "set-url", "--push", remote, pinned.push]);

@@ -1,9 +1,12 @@
 // A worker killed mid-task (SIGKILL, an OOM kill, a crashed host process) cannot stop
 // its agent: the agent's process group runs on, unsupervised, in the workspace the
-// next worker will use. Every agent process this worker starts carries a marker in its
-// environment (SWARMDECK_WORKER_RUN), recorded under WORKSPACE_DIR (mode 0600, outside
-// the agent's home and checkout); the next worker on that workspace kills every process
-// that still carries the old marker, and its process group, before it does anything.
+// next worker will use. Every process the agent controls carries a mark in its
+// environment (SWARMDECK_WORKER_RUN: worker/agent-user.ts agentProcessEnv), recorded
+// with the worker's pid in WORKSPACE_DIR/worker-run.json (mode 0600, outside the agent's
+// home and checkout). The next worker on that workspace refuses to start while the
+// recorded worker still runs (two workers would share one checkout), and otherwise kills
+// every process that still carries the old mark, with its process group, before it
+// does anything else.
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -50,19 +53,53 @@ function processesCarrying(name: string, value: string): { pid: number; pgid: nu
   return found;
 }
 
-/** Kills what an earlier worker on this workspace left running; answers how many processes it found. */
-export async function reapLeftoverAgents(root: string): Promise<number> {
-  const text = await readFile(path.join(root, RECORD_FILE), "utf8").catch(() => null);
-  if (!text) return 0;
-  let old: unknown;
+/** When the process started (clock ticks since boot): with the pid, it names one process, not a reused number. */
+function startTime(pid: number): string | null {
   try {
-    old = (JSON.parse(text) as { marker?: unknown }).marker;
+    return statFields(pid)[19] ?? null;
   } catch {
-    return 0;
+    return null;
   }
-  if (typeof old !== "string" || !/^[0-9a-f-]{36}$/.test(old)) return 0;
-  let found = processesCarrying(RUN_VARIABLE, old);
-  const count = found.length;
+}
+
+type RunRecord = { marker: string; pid?: number; started?: string };
+
+async function readRecord(root: string): Promise<RunRecord | null> {
+  const text = await readFile(path.join(root, RECORD_FILE), "utf8").catch(() => null);
+  if (!text) return null;
+  try {
+    const record = JSON.parse(text) as Partial<RunRecord>;
+    if (typeof record.marker !== "string" || !/^[0-9a-f-]{36}$/.test(record.marker)) return null;
+    return {
+      marker: record.marker,
+      ...(Number.isInteger(record.pid) ? { pid: record.pid } : {}),
+      ...(typeof record.started === "string" ? { started: record.started } : {}),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The pid of another worker that recorded this workspace and still runs, if any. */
+function liveWorker(record: RunRecord | null): number | null {
+  if (!record?.pid || record.pid === process.pid || !record.started) return null;
+  return startTime(record.pid) === record.started ? record.pid : null;
+}
+
+export type WorkspaceTakeover = { inUseBy: number } | { killed: number; survivors: number };
+
+/**
+ * Before anything touches the workspace: refuses it while the worker that recorded it
+ * still runs, else kills what that worker left running. `survivors` were still there
+ * after a second of SIGKILLs (not ours to kill: another user's, say).
+ */
+export async function takeOverWorkspace(root: string): Promise<WorkspaceTakeover> {
+  const record = await readRecord(root);
+  const live = liveWorker(record);
+  if (live) return { inUseBy: live };
+  if (!record) return { killed: 0, survivors: 0 };
+  let found = processesCarrying(RUN_VARIABLE, record.marker);
+  const first = found.length;
   let ownGroup = process.pid;
   try {
     ownGroup = Number(statFields("self")[2]);
@@ -80,14 +117,21 @@ export async function reapLeftoverAgents(root: string): Promise<number> {
       } catch {}
     }
     await sleep(20);
-    found = processesCarrying(RUN_VARIABLE, old);
+    found = processesCarrying(RUN_VARIABLE, record.marker);
   }
-  return count;
+  return { killed: first - found.length, survivors: found.length };
 }
 
-/** Records this worker's marker under WORKSPACE_DIR before any agent starts. */
-export async function recordWorkerRun(root: string): Promise<void> {
+/**
+ * Records this worker (its mark, pid and start time) under WORKSPACE_DIR before any
+ * agent starts; answers the pid of another worker that recorded it meanwhile, if any.
+ */
+export async function recordWorkerRun(root: string): Promise<number | null> {
+  const live = liveWorker(await readRecord(root));
+  if (live) return live;
   const next = randomUUID();
-  await writeFile(path.join(root, RECORD_FILE), `${JSON.stringify({ marker: next, pid: process.pid })}\n`, { mode: 0o600 });
+  const record: RunRecord = { marker: next, pid: process.pid, ...(startTime(process.pid) ? { started: startTime(process.pid)! } : {}) };
+  await writeFile(path.join(root, RECORD_FILE), `${JSON.stringify(record)}\n`, { mode: 0o600 });
   marker = next;
+  return null;
 }

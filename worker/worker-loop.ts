@@ -12,7 +12,7 @@ import { CheckoutGate } from "./checkout-gate";
 import type { WorkerConfig } from "./config";
 import { CrashGuard } from "./crash-guard";
 import { proposeImprovement } from "./idle-proposal";
-import { reapLeftoverAgents, recordWorkerRun } from "./leftover-agents";
+import { recordWorkerRun, takeOverWorkspace } from "./leftover-agents";
 import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
 import { startFromKnownStartupFiles } from "./startup-baseline";
@@ -26,8 +26,14 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
     try {
       return await api.register({ version: WORKER_VERSION, hostname: hostname().slice(0, 255), harness: config.harness });
     } catch (error) {
-      // Not Swarmdeck at all (another server's page, a redirect): SWARMDECK_URL is wrong. A proxy's 502-504 while the app restarts is not.
-      if (error instanceof WorkerApiError && error.status !== 0 && !error.fromApp && ![429, 502, 503, 504].includes(error.status)) {
+      // Not Swarmdeck at all (another server's page, a redirect): SWARMDECK_URL is wrong. Any 5xx (a proxy's while the app restarts) is retried.
+      if (
+        error instanceof WorkerApiError &&
+        !error.fromApp &&
+        error.status >= 300 &&
+        error.status < 500 &&
+        ![408, 429].includes(error.status)
+      ) {
         const what =
           error.code === "redirect"
             ? `it answers ${error.status}, ${error.appMessage}`
@@ -59,7 +65,25 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
   return null;
 }
 
+function inUse(workspaceDir: string, pid: number): string {
+  return `WORKSPACE_DIR (${workspaceDir}) is in use by another worker (pid ${pid}): two workers on one workspace would run their agents in the same checkout. Give each worker its own WORKSPACE_DIR, or stop the other one; no task was claimed`;
+}
+
 export async function runWorker(config: WorkerConfig, log: Logger, shutdown: AbortSignal): Promise<number> {
+  // First of all, even before the app is reached: an agent a killed worker left running goes on writing into the workspace.
+  const takeover = await takeOverWorkspace(config.workspaceDir);
+  if ("inUseBy" in takeover) {
+    log.error(inUse(config.workspaceDir, takeover.inUseBy));
+    return 2;
+  }
+  if (takeover.killed > 0)
+    log.warn(
+      `killed ${takeover.killed} agent process(es) an earlier worker on this workspace left running (it was stopped without stopping its agent)`,
+    );
+  if (takeover.survivors > 0)
+    log.warn(
+      `${takeover.survivors} process(es) an earlier worker on this workspace left running could not be killed: look for SWARMDECK_WORKER_RUN in their environment`,
+    );
   const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
@@ -76,12 +100,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.warn(
       `the agent runs as the worker's own user (uid ${process.getuid?.()}): it could read the worker's token from /proc. Run the worker as root with AGENT_USER (worker/README.md)`,
     );
-  // Before the workspace is touched: an agent a killed worker left running would go on writing into it.
-  const leftover = await reapLeftoverAgents(config.workspaceDir);
-  if (leftover > 0)
-    log.warn(
-      `killed ${leftover} agent process(es) an earlier worker on this workspace left running (it was stopped without stopping its agent)`,
-    );
   try {
     layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, remote: config.remote, log });
   } catch (error) {
@@ -89,7 +107,11 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.error(error.message);
     return 2;
   }
-  await recordWorkerRun(layout.root);
+  const rival = await recordWorkerRun(layout.root);
+  if (rival) {
+    log.error(inUse(config.workspaceDir, rival));
+    return 2;
+  }
   // An agent that cannot start would fail every task it is given within milliseconds: refuse to claim any.
   const unstartable = agentStartProblem(config, layout.project);
   if (unstartable) {

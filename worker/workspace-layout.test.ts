@@ -84,7 +84,7 @@ describe("ensureWorkspace", () => {
     writeFileSync(file, "x");
     for (const dir of [file, path.join(file, "ws")]) {
       await expect(ensureWorkspace({ root: dir, repoUrl: "", log })).rejects.toThrow(
-        `WORKSPACE_DIR (${dir}) cannot be used: it, or a folder above it, is a file. Point WORKSPACE_DIR at a folder the worker can write`,
+        `WORKSPACE_DIR (${dir}) cannot be used: it, a folder above it or home/ in it is a file. Point WORKSPACE_DIR at a folder the worker can write`,
       );
     }
     expect(readFileSync(file, "utf8")).toBe("x");

@@ -98,7 +98,7 @@ export async function ensureWorkspace({
     const { code, message } = error as NodeJS.ErrnoException;
     const why =
       code === "ENOTDIR" || code === "EEXIST"
-        ? "it, or a folder above it, is a file"
+        ? `it, a folder above it or ${HOME_FOLDER}/ in it is a file`
         : code === "EACCES" || code === "EPERM"
           ? "the worker may not write there"
           : code === "EROFS"
@@ -119,7 +119,7 @@ export async function ensureWorkspace({
   if (repoUrl && !(await isGitWorkspace(layout.project).catch(() => false))) {
     log.info(`cloning ${repoUrl} into ${layout.project}`);
     // The clone's remote is GIT_REMOTE's name: the git workflow fetches and pushes through it.
-    const cloned = await git(layout.root, ["clone", "--quiet", "--origin", remote, repoUrl, PROJECT_FOLDER]);
+    const cloned = await git(layout.root, ["clone", "--quiet", "--origin", remote, "--", repoUrl, PROJECT_FOLDER]);
     if (!cloned.ok) throw new WorkspaceError(`git clone ${repoUrl} failed: ${(cloned.stderr || cloned.stdout).trim()}`);
   }
   await mkdir(layout.project, { recursive: true });
