@@ -82,6 +82,11 @@ describe("a SWARMDECK_URL that is not the app", { timeout: 120_000 }, () => {
     const seen: { url: string; authorization?: string }[] = [];
     const other = createServer((request, response) => {
       seen.push({ url: request.url ?? "", authorization: request.headers.authorization });
+      if (request.url?.startsWith("/spa")) {
+        // A single-page app's catch-all: 200 and its page for any path.
+        response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><div id=root></div>");
+        return;
+      }
       if (request.url?.startsWith("/moved")) {
         response.writeHead(308, { location: `${target.baseUrl}${request.url.slice("/moved".length)}` }).end();
         return;
@@ -94,6 +99,7 @@ describe("a SWARMDECK_URL that is not the app", { timeout: 120_000 }, () => {
       const cases: [string, RegExp][] = [
         [otherUrl, /it answers 404 without Swarmdeck's error shape/],
         [`${target.baseUrl}/swarmdeck`, /it answers 307, redirected to \/login/],
+        [`${otherUrl}/spa`, /it answers, but not with a worker's registration/],
         [
           `${otherUrl}/moved`,
           new RegExp(`it answers 308, redirected to ${target.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/api/worker/register`),
@@ -112,7 +118,7 @@ describe("a SWARMDECK_URL that is not the app", { timeout: 120_000 }, () => {
     // The redirect was not followed: the token was never used at the app.
     const listed = await call(target, "GET", `/api/v1/agents/${agent.id}/tokens`);
     expect((listed.body.tokens as { lastUsedAt: string | null }[])[0]?.lastUsedAt).toBeNull();
-    expect(seen.map(({ url }) => url)).toEqual(["/api/worker/register", "/moved/api/worker/register"]);
+    expect(seen.map(({ url }) => url)).toEqual(["/api/worker/register", "/spa/api/worker/register", "/moved/api/worker/register"]);
   });
 });
 

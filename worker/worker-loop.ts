@@ -27,17 +27,18 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
       return await api.register({ version: WORKER_VERSION, hostname: hostname().slice(0, 255), harness: config.harness });
     } catch (error) {
       // Not Swarmdeck at all (another server's page, a redirect): SWARMDECK_URL is wrong. Any 5xx (a proxy's while the app restarts) is retried.
-      if (
+      // A 2xx that is not a registration is another server too (a single-page app's catch-all).
+      const notTheApp =
         error instanceof WorkerApiError &&
-        !error.fromApp &&
-        error.status >= 300 &&
-        error.status < 500 &&
-        ![408, 429].includes(error.status)
-      ) {
+        ((!error.fromApp && error.status >= 300 && error.status < 500 && ![408, 429].includes(error.status)) ||
+          error.code === "bad_answer");
+      if (notTheApp) {
         const what =
           error.code === "redirect"
             ? `it answers ${error.status}, ${error.appMessage}`
-            : `it answers ${error.status} without Swarmdeck's error shape`;
+            : error.code === "bad_answer"
+              ? "it answers, but not with a worker's registration"
+              : `it answers ${error.status} without Swarmdeck's error shape`;
         log.error(
           `SWARMDECK_URL (${config.baseUrl}) does not look like the Swarmdeck app: ${what} at POST /api/worker/register. Set SWARMDECK_URL to the app's address (scheme, host, port; the address operators open, without a path) and start the worker again; no task was claimed`,
         );
