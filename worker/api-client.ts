@@ -53,6 +53,17 @@ export class WorkerApiError extends Error {
 
 type Options = { baseUrl: string; token: string; fetch?: typeof fetch; timeoutMs?: number };
 
+/** A 2xx answer's body: its JSON, else its text (which the caller's schema then refuses), null when empty. */
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * The error for an answer that is not 2xx. Redirects are not followed (a POST would
  * come back a GET, and the token would go where it was sent): a 3xx says where to.
@@ -102,16 +113,7 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       throw new WorkerApiError(0, "network", `${method} ${path}: ${why}`, undefined, `the app could not be reached: ${why}`);
     }
     if (!response.ok) throw await answerError(method, path, response);
-    const text = await response.text();
-    let data: unknown = null;
-    if (text) {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        data = text;
-      }
-    }
-    return { status: response.status, data };
+    return { status: response.status, data: await bodyOf(response) };
   }
 
   /** complete / fail: an app older than the `session` field refuses it (400); the outcome matters more, so it goes again without. */
@@ -153,14 +155,7 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       }
       if (response.status === 204) return null;
       if (!response.ok) throw await answerError("GET", path, response);
-      const text = await response.text();
-      let data: unknown = null;
-      try {
-        data = text ? JSON.parse(text) : null;
-      } catch {
-        data = text;
-      }
-      return parse(pollResponseSchema, data, "poll").task;
+      return parse(pollResponseSchema, await bodyOf(response), "poll").task;
     },
     /** This agent's latest proposals and the decisions on them. */
     async proposals() {

@@ -16,13 +16,13 @@ import { sleep } from "./backoff";
 export const RUN_VARIABLE = "SWARMDECK_WORKER_RUN";
 const RECORD_FILE = "worker-run.json";
 
-/** This worker's marker, once recorded: what startAgent (worker/agent-runner.ts) puts in every agent's environment. */
+/** This worker's mark, once recorded: what agentProcessEnv (worker/agent-user.ts) puts in every agent process's environment. */
 let marker: string | null = null;
 export function runMarker(): string | null {
   return marker;
 }
 
-/** Field 5 of /proc/<pid>/stat, the process group; the command name before it may hold spaces and parentheses. */
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses): [0] state, [2] process group, [19] start time. */
 function statFields(pid: number | "self"): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -130,7 +130,8 @@ export async function recordWorkerRun(root: string): Promise<number | null> {
   const live = liveWorker(await readRecord(root));
   if (live) return live;
   const next = randomUUID();
-  const record: RunRecord = { marker: next, pid: process.pid, ...(startTime(process.pid) ? { started: startTime(process.pid)! } : {}) };
+  const started = startTime(process.pid);
+  const record: RunRecord = { marker: next, pid: process.pid, ...(started ? { started } : {}) };
   await writeFile(path.join(root, RECORD_FILE), `${JSON.stringify(record)}\n`, { mode: 0o600 });
   marker = next;
   return null;
