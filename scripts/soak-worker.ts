@@ -1,8 +1,8 @@
 // Soak run of the worker (`npm run soak:worker [-- --tasks N]`, not part of npm test):
 // the production app on a fresh SQLite file, a bare project repository that tracks
 // its own CLAUDE.md, TOOLS.md and start-up.sh, and 4 real worker processes whose
-// scripted agent (tests/fixtures/agents/soak-agent.sh) succeeds, fails, hangs or
-// gives back as each task says. One agent starts with a broken setup script of its
+// scripted agent (tests/fixtures/agents/soak-agent.sh) succeeds (some leaving processes
+// behind), fails, hangs or gives back as each task says. One agent starts with a broken setup script of its
 // own (fixed a quarter of the way in), and the global script is broken for a few
 // seconds mid-run. At the end it checks that every task ended exactly once in a
 // state that explains itself, that no task was claimed more often than the limit,
@@ -18,7 +18,7 @@ import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
 const tasksFlag = process.argv.indexOf("--tasks");
 const TASKS = tasksFlag === -1 ? 200 : Number(process.argv[tasksFlag + 1]);
 const MAX_ATTEMPTS = 3;
-const KINDS = ["succeed", "succeed", "succeed", "succeed", "succeed", "succeed", "fail", "hang", "give-back", "give-back"] as const;
+const KINDS = ["succeed", "succeed", "succeed", "succeed", "succeed", "leave-behind", "fail", "hang", "give-back", "give-back"] as const;
 const PROJECT_FILES: Record<string, string> = {
   "CLAUDE.md": "# Project rules\n",
   "TOOLS.md": "# Project tooling\n",
@@ -173,7 +173,7 @@ async function main() {
         if (!task.failureReason?.trim()) problems.push(`${taskId} failed without a reason`);
         if (/setup script/i.test(task.failureReason)) problems.push(`${taskId} failed because of a setup script`);
       } else problems.push(`${taskId} (${kind}) is ${task.status}`);
-      const expected = kind === "succeed" ? "completed" : "failed";
+      const expected = kind === "succeed" || kind === "leave-behind" ? "completed" : "failed";
       if (task.status !== expected) problems.push(`${taskId} (${kind}) is ${task.status}, expected ${expected}`);
     }
     git(seed, "fetch", "--quiet", "origin");
@@ -182,6 +182,11 @@ async function main() {
     if (strays.length) problems.push(`files other than code reached main: ${strays.join(", ")}`);
     for (const [file, content] of Object.entries(PROJECT_FILES))
       if (`${git(seed, "show", `origin/main:${file}`)}\n` !== content) problems.push(`the project's ${file} changed on main`);
+    // The processes the leave-behind tasks started, while the workers still run: none may be left.
+    const leftBehind = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => /^sleep 59[89]$/.test(line.trim())).length;
+    if (leftBehind > 0) problems.push(`${leftBehind} process(es) the agents left behind still run`);
     const setupAudit = await call("GET", "/api/v1/audit?action=agent.setup_failed&limit=100");
 
     const seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -195,6 +200,7 @@ async function main() {
           commitsOnMain: Number(git(seed, "rev-list", "--count", `${seedSha}..origin/main`)),
           filesOnMain: changed.length,
           setupFailuresReported: setupAudit.events.length,
+          leftBehind,
           problems: problems.length,
         },
         null,

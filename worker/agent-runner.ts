@@ -1,9 +1,13 @@
 // Runs the agent as its own process group: workspace as cwd, the task prompt on
 // stdin, output collected within bounds. stop() is SIGTERM, then SIGKILL after a
 // grace period, for the whole group (an agent's children must not outlive it). With
-// AGENT_USER it runs as that user (worker/agent-user.ts).
+// AGENT_USER it runs as that user (worker/agent-user.ts). When the agent exits by itself,
+// what it left running in its group is killed with SIGKILL (once stopped, the group has
+// the rest of its grace), and the run ends even if something outside the group still
+// holds its output open (worker/process-group.ts).
 import { spawn } from "node:child_process";
 import { agentSpawnIdentity } from "./agent-user";
+import { closePipesAfterExit, groupGone, signalGroup } from "./process-group";
 
 export type AgentCommand = { shell: string } | { file: string; args: string[] };
 
@@ -16,6 +20,8 @@ export type AgentResult = {
   combined: string;
   /** True when stop() ended it (cancelled, SIGTERM of the worker, lost task). */
   stopped: boolean;
+  /** Processes of its group were still running when it exited (killed then). */
+  leftInGroup: boolean;
   truncated: boolean;
   /** The process could not be started at all (ENOENT, EACCES, ...): the agent never ran. */
   spawnError?: NodeJS.ErrnoException;
@@ -26,11 +32,7 @@ const runningGroups = new Set<number>();
 
 /** SIGKILL to every running agent's process group (the worker is exiting at once and must not orphan them). */
 export function killRunningAgents(): void {
-  for (const pid of runningGroups) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {}
-  }
+  for (const pid of runningGroups) signalGroup(pid, "SIGKILL");
   runningGroups.clear();
 }
 
@@ -85,32 +87,41 @@ export function startAgent({
   child.stdin.on("error", () => {});
   child.stdin.end(stdin);
 
-  const signalGroup = (signal: NodeJS.Signals) => {
+  const signalAgent = (signal: NodeJS.Signals) => {
     if (child.pid === undefined) return;
     // The group, not just the shell: a grandchild holding the pipes open keeps the agent "running".
+    if (signalGroup(child.pid, signal)) return;
     try {
-      process.kill(-child.pid, signal);
-    } catch {
-      try {
-        child.kill(signal);
-      } catch {}
-    }
+      child.kill(signal);
+    } catch {}
   };
+  // The agent is done when it exits: its children must not outlive it, nor keep the run open.
+  // Stopped (SIGTERM to the group), what is left of the group keeps the rest of its grace.
+  let leftInGroup = false;
+  let stopDeadline = 0;
+  let groupSettled: Promise<void> = Promise.resolve();
+  closePipesAfterExit(child, () => {
+    if (!stopped) leftInGroup = signalGroup(child.pid, "SIGKILL");
+    else groupSettled = groupGone(child.pid, stopDeadline);
+  });
 
   const done = new Promise<AgentResult>((resolve) => {
     child.on("error", (error: NodeJS.ErrnoException) => {
       if (error.syscall?.startsWith("spawn")) spawnError = error;
       combined += `\n${error.message}`;
     });
-    child.on("close", (code, signal) => {
+    child.on("close", async (code, signal) => {
+      await groupSettled;
       clearTimeout(killTimer);
+      // Past its grace, nothing of the group is left running.
+      if (stopped) signalGroup(child.pid, "SIGKILL");
       if (pid !== undefined) runningGroups.delete(pid);
       if (stdout.length > maxOutputChars) {
         truncated = true;
         stdout = stdout.slice(stdout.length - maxOutputChars);
       }
       if (combined.length > 16 * 1024) combined = combined.slice(combined.length - 16 * 1024);
-      resolve({ code, signal, stdout, combined, stopped, truncated, ...(spawnError ? { spawnError } : {}) });
+      resolve({ code, signal, stdout, combined, stopped, leftInGroup, truncated, ...(spawnError ? { spawnError } : {}) });
     });
   });
 
@@ -120,8 +131,9 @@ export function startAgent({
     stop() {
       if (stopped) return;
       stopped = true;
-      signalGroup("SIGTERM");
-      killTimer = setTimeout(() => signalGroup("SIGKILL"), killGraceMs);
+      signalAgent("SIGTERM");
+      killTimer = setTimeout(() => signalAgent("SIGKILL"), killGraceMs);
+      stopDeadline = Date.now() + killGraceMs;
     },
   };
 }

@@ -37,14 +37,16 @@ describe("container files", () => {
     expect(entry).toMatch(/^exec node --import tsx "\$\(dirname "\$\(readlink -f "\$0"\)"\)\/main\.ts" "\$@"$/m);
   });
 
-  it("builds the worker from node LTS slim with git, jq, curl, python3, the Claude Code CLI and the worker's modules", () => {
+  it("builds the worker from node LTS slim with git, jq, curl, python3, the Claude Code CLI and the worker's modules, under an init", () => {
     const dockerfile = read("worker/Dockerfile");
     expect(dockerfile).toMatch(/^FROM node:lts-slim$/m);
     for (const pkg of ["git", "jq", "curl", "python3"]) expect(dockerfile).toMatch(new RegExp(`apt-get install[^\\n]*\\b${pkg}\\b`));
     expect(dockerfile).toContain("npm install -g @anthropic-ai/claude-code");
     // Everything the worker imports outside node's own modules (capabilities.yaml needs yaml).
     for (const dep of ["zod", "tsx", "yaml"]) expect(dockerfile).toMatch(new RegExp(`npm install [^\\n]*\\b${dep}@`));
-    expect(dockerfile).toContain('ENTRYPOINT ["/app/worker/entrypoint.sh"]');
+    // An init as PID 1 (Debian's tini), which reaps the orphans the agent's processes leave (node reaps only its own children).
+    expect(dockerfile).toMatch(/apt-get install[^\n]*\btini\b/);
+    expect(dockerfile).toContain('ENTRYPOINT ["/usr/bin/tini", "--", "/app/worker/entrypoint.sh"]');
   });
 
   it("runs the agent as its own unprivileged user by default, the worker as root to keep it apart", () => {

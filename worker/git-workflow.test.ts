@@ -5,7 +5,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AgentRerun, finishTaskBranch, isGitWorkspace, prepareTaskBranch, type RemoteUrls, remoteUrls } from "./git-workflow";
+import {
+  type AgentRerun,
+  finishTaskBranch,
+  isGitWorkspace,
+  prepareTaskBranch,
+  type RemoteUrls,
+  remoteUrls,
+  verifyWorkspace,
+} from "./git-workflow";
 
 let root: string;
 let origin: string;
@@ -181,6 +189,21 @@ describe("git workflow", () => {
     writeFileSync(path.join(dir, "feature.txt"), "x\n");
     const outcome = await finishTaskBranch({ ...settings(dir), branch, message: "m", verifyRetries: 0, rerun: noRerun });
     expect(outcome.kind === "failed" && outcome.reason).toMatch(/\.\/verify\.sh exited with 3 \(no output\)$/);
+  });
+
+  it("stops a verify.sh that runs past its time, with everything it started, and says so", async () => {
+    const dir = clone("ada");
+    const pids = path.join(root, "verify-pids");
+    // A foreground child that holds the output open, and a background one.
+    writeFileSync(path.join(dir, "verify.sh"), `#!/bin/bash\necho "running the suite"\nsleep 300 &\necho $! > ${pids}\nsleep 301\n`, {
+      mode: 0o755,
+    });
+    const result = await verifyWorkspace(dir, 1500);
+    expect(result.ok).toBe(false);
+    expect(result.errors).toMatch(/^\.\/verify\.sh was stopped:\nrunning the suite\n\n\[verify\.sh was stopped after 1500 ms\]$/);
+    const background = Number(readFileSync(pids, "utf8"));
+    expect(existsSync(`/proc/${background}`) && !readFileSync(`/proc/${background}/stat`, "utf8").includes(") Z ")).toBe(false);
+    expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })).not.toMatch(/^sleep 30[01]$/m);
   });
 
   it("refuses conflict markers left in changed files", async () => {

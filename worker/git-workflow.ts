@@ -11,6 +11,7 @@ import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 import { git, gitOrThrow } from "./git";
 import { removeRedirects, rewriteOrigins } from "./git-config-guard";
 import { tail } from "./log";
+import { closePipesAfterExit, signalGroup } from "./process-group";
 
 export type GitSettings = { dir: string; remote: string; main: string };
 export type GitOutcome =
@@ -153,11 +154,13 @@ async function changedFiles(dir: string): Promise<string[]> {
 function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string; code: number | null }> {
   return new Promise((resolve) => {
     let output = "";
-    // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token.
+    // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token,
+    // in a process group of its own, which goes when it ends or times out (a test server it started, say).
     const child = spawn("bash", ["./verify.sh"], {
       cwd: dir,
       env: agentProcessEnv(process.env),
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
       ...agentSpawnIdentity(),
     });
     const keep = (chunk: Buffer) => {
@@ -165,10 +168,19 @@ function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean;
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    let stopped = false;
+    const timer = setTimeout(() => {
+      stopped = true;
+      signalGroup(child.pid, "SIGKILL");
+    }, timeoutMs);
+    closePipesAfterExit(child, () => signalGroup(child.pid, "SIGKILL"));
+    child.on("error", (error) => {
+      output += `\n${error.message}`;
+    });
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ ok: code === 0, code, output: code === null ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
+      const ended = stopped ? null : code;
+      resolve({ ok: ended === 0, code: ended, output: stopped ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
     });
   });
 }

@@ -8,6 +8,7 @@ import { agentEnv } from "./agent-env";
 import { type AgentCommand, startAgent } from "./agent-runner";
 import type { ApiClient } from "./api-client";
 import type { WorkerConfig } from "./config";
+import { killRunLeftovers } from "./leftover-agents";
 import type { Logger } from "./log";
 import { keepStartupBaseline } from "./startup-baseline";
 import { putBackStartupFiles, snapshotStartupFiles } from "./workspace";
@@ -102,6 +103,9 @@ export async function proposeImprovement({
   } finally {
     clearTimeout(timer);
     shutdown?.removeEventListener("abort", onShutdown);
+    // What it started outside its process group goes before the start-up files are put back (worker/README.md).
+    const left = await killRunLeftovers({ SWARMDECK_IDLE_PROPOSAL: "1" });
+    if (left.killed > 0) log.warn(`idle: stopped ${left.killed} process(es) the proposal run left running outside its process group`);
     await putBackStartupFiles(layout.home, startupFiles, log);
   }
   if (result.stopped) {

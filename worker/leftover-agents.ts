@@ -28,9 +28,9 @@ function statFields(pid: number | "self"): string[] {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** The processes whose environment carries `name=value`, with their process groups (Linux /proc). */
-function processesCarrying(name: string, value: string): { pid: number; pgid: number }[] {
-  const wanted = Buffer.from(`${name}=${value}\0`);
+/** The processes whose environment carries every `name=value` of `variables`, with their process groups (Linux /proc). */
+function processesCarrying(variables: Record<string, string>): { pid: number; pgid: number }[] {
+  const wanted = Object.entries(variables).map(([name, value]) => Buffer.from(`\0${name}=${value}\0`));
   const found: { pid: number; pgid: number }[] = [];
   let entries: string[];
   try {
@@ -42,7 +42,8 @@ function processesCarrying(name: string, value: string): { pid: number; pgid: nu
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const environ = readFileSync(`/proc/${entry}/environ`);
-      if (!Buffer.concat([Buffer.from("\0"), environ]).includes(Buffer.concat([Buffer.from("\0"), wanted]))) continue;
+      const all = Buffer.concat([Buffer.from("\0"), environ]);
+      if (!wanted.every((entry) => all.includes(entry))) continue;
       const fields = statFields(Number(entry));
       if (fields[0] === "Z") continue;
       found.push({ pid: Number(entry), pgid: Number(fields[2]) });
@@ -98,7 +99,15 @@ export async function takeOverWorkspace(root: string): Promise<WorkspaceTakeover
   const live = liveWorker(record);
   if (live) return { inUseBy: live };
   if (!record) return { killed: 0, survivors: 0 };
-  let found = processesCarrying(RUN_VARIABLE, record.marker);
+  return killCarrying({ [RUN_VARIABLE]: record.marker });
+}
+
+/**
+ * SIGKILL to every process carrying `variables` and to its process group, until none is
+ * left (at most a second): how many went, and how many survived (not ours to kill).
+ */
+async function killCarrying(variables: Record<string, string>): Promise<{ killed: number; survivors: number }> {
+  let found = processesCarrying(variables);
   const first = found.length;
   let ownGroup = process.pid;
   try {
@@ -117,9 +126,24 @@ export async function takeOverWorkspace(root: string): Promise<WorkspaceTakeover
       } catch {}
     }
     await sleep(20);
-    found = processesCarrying(RUN_VARIABLE, record.marker);
+    found = processesCarrying(variables);
   }
   return { killed: first - found.length, survivors: found.length };
+}
+
+/**
+ * What an agent run left running after it exited, outside its process group (a
+ * `setsid` or daemonized child, which its group's SIGKILL misses): every process of
+ * this worker's run whose environment still carries `run`, the variables only that
+ * kind of agent run gets (a task's SWARMDECK_TASK_ID, an idle run's
+ * SWARMDECK_IDLE_PROPOSAL: worker/agent-env.ts, worker/idle-proposal.ts). Nothing of it
+ * may change the checkout or the start-up files while the worker commits or puts them
+ * back, or run on into the next task. A service the start-up script started runs on:
+ * it carries neither.
+ */
+export async function killRunLeftovers(run: Record<string, string>): Promise<{ killed: number; survivors: number }> {
+  if (!marker) return { killed: 0, survivors: 0 };
+  return killCarrying({ ...run, [RUN_VARIABLE]: marker });
 }
 
 /**

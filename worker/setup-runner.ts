@@ -7,6 +7,7 @@ import path from "node:path";
 import { interpreterFor } from "../lib/setup-script/startup-file";
 import { agentSpawnIdentity } from "./agent-user";
 import { tail } from "./log";
+import { closePipesAfterExit, signalGroup } from "./process-group";
 
 export type SetupResult = { ok: boolean; code: number | null; output: string; durationMs: number };
 
@@ -39,10 +40,10 @@ export async function runSetupScript({
     child.stderr.on("data", collect);
     const timer = setTimeout(() => {
       output += `\n[setup script timed out after ${timeoutMs} ms]`;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {}
+      signalGroup(child.pid, "SIGKILL");
     }, timeoutMs);
+    // A service it starts in the background may run on for the agent (its output to a file of its own: the pipes close).
+    closePipesAfterExit(child);
     child.on("error", (error) => {
       clearTimeout(timer);
       resolve({ ok: false, code: null, output: `${output}${error.message}`, durationMs: Date.now() - started });

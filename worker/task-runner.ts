@@ -21,6 +21,7 @@ import { startControlServer } from "./control-server";
 import { git } from "./git";
 import { finishTaskBranch, prepareTaskBranch } from "./git-workflow";
 import { Heartbeat } from "./heartbeat";
+import { killRunLeftovers } from "./leftover-agents";
 import { type Logger, tail } from "./log";
 import { type ReflectionOutcome, reflectionCommand, reflectionMemoryContent, reflectionMemoryName, reflectionPrompt } from "./reflection";
 import { sessionTranscript } from "./session-transcript";
@@ -330,6 +331,15 @@ export async function runTask({
       clearTimeout(timer);
       current = null;
       log.info(`agent exited (${purpose}): ${result.signal ? `signal ${result.signal}` : `code ${result.code}`}`, taskId);
+      // Its process group went with it (worker/agent-runner.ts); what it started outside that group goes now.
+      if (result.leftInGroup && !result.stopped) log.warn("the agent left processes running in its process group: stopped them", taskId);
+      const left = await killRunLeftovers({ SWARMDECK_TASK_ID: taskId });
+      if (left.killed > 0 || left.survivors > 0) {
+        log.warn(
+          `stopped ${left.killed} process(es) the agent left running outside its process group${left.survivors > 0 ? `; ${left.survivors} could not be stopped` : ""}`,
+          taskId,
+        );
+      }
       return { ...result, timedOut };
     };
 

@@ -1,0 +1,53 @@
+// The agent's start-up script (worker/setup-runner.ts) with real processes.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runSetupScript } from "./setup-runner";
+
+let root: string;
+const started: number[] = [];
+const running = (pid: number) => {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-setup-"));
+});
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("the start-up script", () => {
+  it("is done when it exits: a service it leaves in the background runs on for the agent, even one that kept its output", async () => {
+    const pids = path.join(root, "service-pids");
+    writeFileSync(
+      path.join(root, "setup.sh"),
+      `#!/bin/bash\necho "installing"\nsleep 304 > /dev/null 2>&1 &\necho $! > ${pids}\nsleep 305 &\necho $! >> ${pids}\necho "ready"\n`,
+    );
+    const result = await runSetupScript({ homeDir: root, cwd: root, startupFile: "setup.sh", env: process.env, timeoutMs: 3000 });
+    const [quiet, talking] = readFileSync(pids, "utf8").trim().split("\n").map(Number) as [number, number];
+    started.push(quiet, talking);
+    expect(result).toMatchObject({ ok: true, code: 0, output: "installing\nready\n" });
+    expect(running(quiet)).toBe(true);
+    expect(running(talking)).toBe(true);
+  });
+
+  it("is stopped, with what it started, when it runs past its time", async () => {
+    writeFileSync(path.join(root, "setup.sh"), `#!/bin/bash\necho "downloading"\nsleep 306 &\nsleep 307\n`);
+    const result = await runSetupScript({ homeDir: root, cwd: root, startupFile: "setup.sh", env: process.env, timeoutMs: 1000 });
+    expect(result.ok).toBe(false);
+    expect(result.output).toBe("downloading\n\n[setup script timed out after 1000 ms]");
+    expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })).not.toMatch(/^sleep 30[67]$/m);
+  });
+});
