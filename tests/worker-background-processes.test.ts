@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   // A failed run may leave the sleeps behind: not for the next test.
-  for (const file of ["group.pid", "session.pid", "verify.pid"].map((name) => path.join(root, name))) {
+  for (const file of ["group.pid", "session.pid", "verify.pid", "verify-session.pid"].map((name) => path.join(root, name))) {
     if (!existsSync(file)) continue;
     try {
       process.kill(pidIn(file), "SIGKILL");
@@ -87,13 +87,26 @@ describe("what an agent leaves running", { timeout: 120_000 }, () => {
     expect(run.log()).toMatch(/stopped 1 process\(es\) the agent left running/);
   });
 
-  it("ends with ./verify.sh: a check that leaves a process behind still passes, the task completes, and the process is gone", async () => {
+  it("ends with ./verify.sh: a check that leaves processes behind still passes, the task completes, and they are gone", async () => {
     const agent = await agentWithToken(target);
     const pidFile = path.join(root, "verify.pid");
     // The project's check starts a helper in the background (a test database, say) and never stops it.
     const seed = path.join(root, "seed");
     sh(root, "clone", "--quiet", origin, seed);
-    writeFileSync(path.join(seed, "verify.sh"), `#!/bin/bash\nsleep 302 &\necho $! > ${pidFile}\necho "checks passed"\n`, { mode: 0o755 });
+    const sessionFile = path.join(root, "verify-session.pid");
+    // One helper in its group, one in a session of its own (as a daemon would), both holding its output.
+    writeFileSync(
+      path.join(seed, "verify.sh"),
+      [
+        "#!/bin/bash",
+        `sleep 302 & echo $! > ${pidFile}`,
+        `setsid sh -c 'echo $$ > ${sessionFile}; exec sleep 303' &`,
+        `while [ ! -s ${sessionFile} ]; do sleep 0.05; done`,
+        'echo "checks passed"',
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
     sh(seed, "add", "verify.sh");
     sh(seed, "-c", "user.name=bob", "-c", "user.email=bob@test.local", "commit", "--quiet", "-m", "add verify.sh");
     sh(seed, "push", "--quiet", "origin", "HEAD:main");
@@ -104,5 +117,6 @@ describe("what an agent leaves running", { timeout: 120_000 }, () => {
     expect(sh(origin, "show", `main:v-${taskId}.txt`)).toBe("changed");
     expect(existsSync(pidFile), run.log()).toBe(true);
     expect(alive(pidIn(pidFile)), "the helper verify.sh started").toBe(false);
+    expect(alive(pidIn(sessionFile)), "the helper verify.sh started in a session of its own").toBe(false);
   });
 });

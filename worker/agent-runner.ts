@@ -7,7 +7,7 @@
 // holds its output open (worker/process-group.ts).
 import { spawn } from "node:child_process";
 import { agentSpawnIdentity } from "./agent-user";
-import { closePipesAfterExit, groupGone, signalGroup } from "./process-group";
+import { groupGone, signalGroup, trackGroup, untrackGroup, whenEnded } from "./process-group";
 
 export type AgentCommand = { shell: string } | { file: string; args: string[] };
 
@@ -26,15 +26,6 @@ export type AgentResult = {
   /** The process could not be started at all (ENOENT, EACCES, ...): the agent never ran. */
   spawnError?: NodeJS.ErrnoException;
 };
-
-/** The process groups of the agents running now: a second signal kills them before the worker exits. */
-const runningGroups = new Set<number>();
-
-/** SIGKILL to every running agent's process group (the worker is exiting at once and must not orphan them). */
-export function killRunningAgents(): void {
-  for (const pid of runningGroups) signalGroup(pid, "SIGKILL");
-  runningGroups.clear();
-}
 
 export type RunningAgent = { pid: number | undefined; done: Promise<AgentResult>; stop(reason: string): void };
 
@@ -60,7 +51,8 @@ export function startAgent({
       ? spawn("/bin/sh", ["-c", command.shell], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() })
       : spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
   const pid = child.pid;
-  if (pid !== undefined) runningGroups.add(pid);
+  // A second signal to the worker kills it before the worker exits (worker/main.ts).
+  trackGroup(pid);
   let stdout = "";
   let combined = "";
   let truncated = false;
@@ -98,24 +90,26 @@ export function startAgent({
   // The agent is done when it exits: its children must not outlive it, nor keep the run open.
   // Stopped (SIGTERM to the group), what is left of the group keeps the rest of its grace.
   let leftInGroup = false;
+  let exited = false;
   let stopDeadline = 0;
   let groupSettled: Promise<void> = Promise.resolve();
-  closePipesAfterExit(child, () => {
+  const ended = whenEnded(child, () => {
+    exited = true;
     if (!stopped) leftInGroup = signalGroup(child.pid, "SIGKILL");
     else groupSettled = groupGone(child.pid, stopDeadline);
   });
+  child.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.syscall?.startsWith("spawn")) spawnError = error;
+    combined += `\n${error.message}`;
+  });
 
   const done = new Promise<AgentResult>((resolve) => {
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.syscall?.startsWith("spawn")) spawnError = error;
-      combined += `\n${error.message}`;
-    });
-    child.on("close", async (code, signal) => {
+    void ended.then(async ({ code, signal }) => {
       await groupSettled;
       clearTimeout(killTimer);
       // Past its grace, nothing of the group is left running.
       if (stopped) signalGroup(child.pid, "SIGKILL");
-      if (pid !== undefined) runningGroups.delete(pid);
+      untrackGroup(pid);
       if (stdout.length > maxOutputChars) {
         truncated = true;
         stdout = stdout.slice(stdout.length - maxOutputChars);
@@ -129,7 +123,8 @@ export function startAgent({
     pid: child.pid,
     done,
     stop() {
-      if (stopped) return;
+      // Once it has exited by itself, its result is its own (a limit that hits during the drain does not make it "stopped").
+      if (stopped || exited) return;
       stopped = true;
       signalAgent("SIGTERM");
       killTimer = setTimeout(() => signalAgent("SIGKILL"), killGraceMs);

@@ -206,6 +206,22 @@ describe("git workflow", () => {
     expect(execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })).not.toMatch(/^sleep 30[01]$/m);
   });
 
+  it("takes a verify.sh that passed as passed, though what it left running holds its output past its time", async () => {
+    const dir = clone("ada");
+    const session = path.join(root, "verify-session");
+    writeFileSync(
+      path.join(dir, "verify.sh"),
+      `#!/bin/bash\nsetsid sh -c 'echo $$ > ${session}; exec sleep 313' &\nwhile [ ! -s ${session} ]; do sleep 0.05; done\necho "all green"\n`,
+      { mode: 0o755 },
+    );
+    // Its time ends while the worker still waits for the pipes the sleep holds.
+    const result = await verifyWorkspace(dir, 500);
+    try {
+      process.kill(Number(readFileSync(session, "utf8")), "SIGKILL");
+    } catch {}
+    expect(result).toEqual({ ok: true, errors: "" });
+  });
+
   it("refuses conflict markers left in changed files", async () => {
     const dir = clone("ada");
     const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });

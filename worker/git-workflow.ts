@@ -4,14 +4,16 @@
 // errors; commit, push, then a fast-forward of main, rebasing (or merging with the
 // agent resolving conflicts) and retrying up to 3 times when another agent won the race.
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 import { git, gitOrThrow } from "./git";
 import { removeRedirects, rewriteOrigins } from "./git-config-guard";
+import { killRunLeftovers, VERIFY_RUN_VARIABLE } from "./leftover-agents";
 import { tail } from "./log";
-import { closePipesAfterExit, signalGroup } from "./process-group";
+import { signalGroup, trackGroup, untrackGroup, whenEnded } from "./process-group";
 
 export type GitSettings = { dir: string; remote: string; main: string };
 export type GitOutcome =
@@ -151,38 +153,42 @@ async function changedFiles(dir: string): Promise<string[]> {
   return [...new Set(`${tracked.stdout}\n${untracked.stdout}`.split("\n").filter(Boolean))];
 }
 
-function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string; code: number | null }> {
-  return new Promise((resolve) => {
-    let output = "";
-    // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token,
-    // in a process group of its own, which goes when it ends or times out (a test server it started, say).
-    const child = spawn("bash", ["./verify.sh"], {
-      cwd: dir,
-      env: agentProcessEnv(process.env),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-      ...agentSpawnIdentity(),
-    });
-    const keep = (chunk: Buffer) => {
-      output = tail(output + chunk.toString("utf8"), 16 * 1024);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    let stopped = false;
-    const timer = setTimeout(() => {
-      stopped = true;
-      signalGroup(child.pid, "SIGKILL");
-    }, timeoutMs);
-    closePipesAfterExit(child, () => signalGroup(child.pid, "SIGKILL"));
-    child.on("error", (error) => {
-      output += `\n${error.message}`;
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const ended = stopped ? null : code;
-      resolve({ ok: ended === 0, code: ended, output: stopped ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output });
-    });
+async function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string; code: number | null }> {
+  let output = "";
+  // verify.sh is the project's (the agent can edit it): it runs like the agent, without the worker's token,
+  // in a process group of its own, which goes when it ends or times out (a test server it started, say),
+  // and with a mark of its own for what it started outside that group (worker/leftover-agents.ts).
+  const run = randomUUID();
+  const child = spawn("bash", ["./verify.sh"], {
+    cwd: dir,
+    env: { ...agentProcessEnv(process.env), [VERIFY_RUN_VARIABLE]: run },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    ...agentSpawnIdentity(),
   });
+  trackGroup(child.pid);
+  const keep = (chunk: Buffer) => {
+    output = tail(output + chunk.toString("utf8"), 16 * 1024);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  child.on("error", (error) => {
+    output += `\n${error.message}`;
+  });
+  let stopped = false;
+  const timer = setTimeout(() => {
+    stopped = true;
+    signalGroup(child.pid, "SIGKILL");
+  }, timeoutMs);
+  const { code } = await whenEnded(child, () => {
+    clearTimeout(timer);
+    signalGroup(child.pid, "SIGKILL");
+  });
+  clearTimeout(timer);
+  untrackGroup(child.pid);
+  await killRunLeftovers({ [VERIFY_RUN_VARIABLE]: run });
+  const ended = stopped ? null : code;
+  return { ok: ended === 0, code: ended, output: stopped ? `${output}\n[verify.sh was stopped after ${timeoutMs} ms]` : output };
 }
 
 /** Conflict markers in changed files, then ./verify.sh when the project has one. */

@@ -14,6 +14,8 @@ import path from "node:path";
 import { sleep } from "./backoff";
 
 export const RUN_VARIABLE = "SWARMDECK_WORKER_RUN";
+/** A random mark of one ./verify.sh run (worker/git-workflow.ts): what it started outside its group is found by it. */
+export const VERIFY_RUN_VARIABLE = "SWARMDECK_VERIFY_RUN";
 const RECORD_FILE = "worker-run.json";
 
 /** This worker's mark, once recorded: what agentProcessEnv (worker/agent-user.ts) puts in every agent process's environment. */
@@ -136,7 +138,8 @@ async function killCarrying(variables: Record<string, string>): Promise<{ killed
  * `setsid` or daemonized child, which its group's SIGKILL misses): every process of
  * this worker's run whose environment still carries `run`, the variables only that
  * kind of agent run gets (a task's SWARMDECK_TASK_ID, an idle run's
- * SWARMDECK_IDLE_PROPOSAL: worker/agent-env.ts, worker/idle-proposal.ts). Nothing of it
+ * SWARMDECK_IDLE_PROPOSAL, a verify.sh run's SWARMDECK_VERIFY_RUN: worker/agent-env.ts,
+ * worker/idle-proposal.ts, worker/git-workflow.ts). Nothing of it
  * may change the checkout or the start-up files while the worker commits or puts them
  * back, or run on into the next task. A service the start-up script started runs on:
  * it carries neither.

@@ -1,8 +1,8 @@
 // The worker runner: `npm run worker [-- --once]` (worker/README.md). On SIGTERM
 // or SIGINT it stops the agent, gives back the task it holds and exits 0.
-import { killRunningAgents } from "./agent-runner";
 import { ConfigError, loadConfig, type WorkerConfig } from "./config";
 import { createLogger } from "./log";
+import { killTrackedGroups } from "./process-group";
 import { runWorker } from "./worker-loop";
 
 async function main() {
@@ -23,7 +23,7 @@ async function main() {
     signals += 1;
     if (signals > 1) {
       log.warn(`${signal} again: killing the agent's process group and exiting now`);
-      killRunningAgents();
+      killTrackedGroups();
       process.exit(1);
     }
     log.info(`${signal}: stopping (the held task, if any, is given back)`);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { interpreterFor } from "../lib/setup-script/startup-file";
 import { agentSpawnIdentity } from "./agent-user";
 import { tail } from "./log";
-import { closePipesAfterExit, signalGroup } from "./process-group";
+import { signalGroup, trackGroup, untrackGroup, whenEnded } from "./process-group";
 
 export type SetupResult = { ok: boolean; code: number | null; output: string; durationMs: number };
 
@@ -29,28 +29,28 @@ export async function runSetupScript({
   const file = path.join(homeDir, startupFile);
   const content = await readFile(file, "utf8");
   const [command, ...args] = interpreterFor(file, content);
-  return new Promise((resolve) => {
-    let output = "";
-    // The agent writes this script: it runs as the agent (worker/agent-user.ts).
-    const child = spawn(command!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
-    const collect = (chunk: Buffer) => {
-      output = tail(output + chunk.toString("utf8"), 64 * 1024);
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    const timer = setTimeout(() => {
-      output += `\n[setup script timed out after ${timeoutMs} ms]`;
-      signalGroup(child.pid, "SIGKILL");
-    }, timeoutMs);
-    // A service it starts in the background may run on for the agent (its output to a file of its own: the pipes close).
-    closePipesAfterExit(child);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve({ ok: false, code: null, output: `${output}${error.message}`, durationMs: Date.now() - started });
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ ok: code === 0, code, output, durationMs: Date.now() - started });
-    });
+  let output = "";
+  // The agent writes this script: it runs as the agent (worker/agent-user.ts).
+  const child = spawn(command!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true, ...agentSpawnIdentity() });
+  trackGroup(child.pid);
+  const collect = (chunk: Buffer) => {
+    output = tail(output + chunk.toString("utf8"), 64 * 1024);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  let failedToStart: Error | null = null;
+  child.on("error", (error) => {
+    failedToStart = error;
   });
+  const timer = setTimeout(() => {
+    output += `\n[setup script timed out after ${timeoutMs} ms]`;
+    signalGroup(child.pid, "SIGKILL");
+  }, timeoutMs);
+  // Over when the script exits: a service it started in the background runs on for the agent (worker/README.md).
+  const { code } = await whenEnded(child, () => clearTimeout(timer));
+  clearTimeout(timer);
+  untrackGroup(child.pid);
+  const durationMs = Date.now() - started;
+  if (failedToStart) return { ok: false, code: null, output: `${output}${(failedToStart as Error).message}`, durationMs };
+  return { ok: code === 0, code, output, durationMs };
 }
