@@ -97,14 +97,32 @@ async function answerError(method: string, path: string, response: Response): Pr
   return error;
 }
 
+/**
+ * Text from the agent's processes (their output, a reason quoting it, a transcript) as
+ * the app takes it: a NUL or a lone UTF-16 surrogate in any string makes the app refuse
+ * the whole body (400, lib/http/well-formed.ts), and a report refused that way left the
+ * task in progress until it stalled and ran again. Each becomes U+FFFD, the replacement
+ * character. Only for reports: what the agent writes as its own (identity, memories) is
+ * sent as written.
+ */
+export function reportText(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD").toWellFormed() : value;
+}
+
 export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeoutMs = 60_000 }: Options) {
-  async function call(method: string, path: string, body?: unknown, extraTimeoutMs = 0): Promise<{ status: number; data: unknown }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraTimeoutMs = 0,
+    replacer?: (key: string, value: unknown) => unknown,
+  ): Promise<{ status: number; data: unknown }> {
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : JSON.stringify(body, replacer),
         redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs + extraTimeoutMs),
       });
@@ -116,14 +134,27 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
     return { status: response.status, data: await bodyOf(response) };
   }
 
-  /** complete / fail: an app older than the `session` field refuses it (400); the outcome matters more, so it goes again without. */
-  async function finishCall(path: string, body: { session?: SessionTranscriptBody }) {
+  /**
+   * complete / fail. The outcome matters more than the rest of the report: refused
+   * (400: an app older than the `session` field, or a body it will not take), it goes
+   * again without the session, then as `minimal` (the outcome and the app's refusal), so
+   * that the task does not stay in progress until it stalls and runs again.
+   */
+  async function finishCall(path: string, body: { session?: SessionTranscriptBody }, minimal: (refusal: string) => object) {
+    const refused = (error: unknown): error is WorkerApiError => error instanceof WorkerApiError && error.status === 400;
     try {
-      await call("POST", path, body);
+      await call("POST", path, body, 0, reportText);
+      return;
     } catch (error) {
-      if (!(body.session && error instanceof WorkerApiError && error.status === 400)) throw error;
-      const { session: _dropped, ...rest } = body;
-      await call("POST", path, rest);
+      if (!refused(error)) throw error;
+      if (!body.session) return await call("POST", path, minimal(error.appMessage), 0, reportText);
+    }
+    const { session: _dropped, ...rest } = body;
+    try {
+      await call("POST", path, rest, 0, reportText);
+    } catch (error) {
+      if (!refused(error)) throw error;
+      await call("POST", path, minimal(error.appMessage), 0, reportText);
     }
   }
 
@@ -167,21 +198,28 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       return parse(bundleResponseSchema, data, "bundle");
     },
     async heartbeat(taskId: string, progress?: string, lastActivity?: { at: string; what: string }) {
-      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/heartbeat`, {
-        ...(progress ? { progress } : {}),
-        ...(lastActivity ? { lastActivity } : {}),
-      });
+      const { data } = await call(
+        "POST",
+        `/api/worker/tasks/${encodeURIComponent(taskId)}/heartbeat`,
+        { ...(progress ? { progress } : {}), ...(lastActivity ? { lastActivity } : {}) },
+        0,
+        reportText,
+      );
       return parse(heartbeatResponseSchema, data, "heartbeat");
     },
     async complete(taskId: string, body: { output: string; summary?: string; session?: SessionTranscriptBody }) {
-      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/complete`, body);
+      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/complete`, body, (refusal) => ({
+        output: `[the app refused the worker's report of this task (${refusal}); the worker's log has its output]\n${body.output.slice(-2000)}`,
+      }));
     },
     async fail(taskId: string, body: { failureReason: string; output?: string; session?: SessionTranscriptBody }) {
-      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/fail`, body);
+      await finishCall(`/api/worker/tasks/${encodeURIComponent(taskId)}/fail`, body, (refusal) => ({
+        failureReason: `${body.failureReason.slice(0, 2000)}\n[the app refused the worker's full report (${refusal})]`,
+      }));
     },
     /** The task's status after the give-back: pending or unassigned, or failed when it used the last attempt. */
     async release(taskId: string, reason: string): Promise<string | null> {
-      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/release`, { reason });
+      const { data } = await call("POST", `/api/worker/tasks/${encodeURIComponent(taskId)}/release`, { reason }, 0, reportText);
       return (data as { task?: { status?: unknown } } | null)?.task?.status?.toString() ?? null;
     },
     async setupScript() {
@@ -189,7 +227,7 @@ export function createApiClient({ baseUrl, token, fetch: doFetch = fetch, timeou
       return parse(setupScriptResponseSchema, data, "setup script");
     },
     async setupStatus(body: Partial<SetupStatusBody> & Pick<SetupStatusBody, "status" | "hash">) {
-      await call("POST", "/api/worker/setup-status", body);
+      await call("POST", "/api/worker/setup-status", body, 0, reportText);
     },
     async createTask(body: { title: string; description: string; tags: string[] }) {
       const { data } = await call("POST", "/api/worker/tasks", body);

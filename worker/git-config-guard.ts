@@ -9,8 +9,9 @@
 // - entries that send the worker's fetch or push elsewhere, or run a program of the
 //   agent's on the way (an include of a file it wrote, an insteadOf rule for the
 //   remote's address, upload-pack / receive-pack, an ssh command, a credential
-//   helper, a proxy...), cannot be switched off that way: they are removed from the
-//   checkout's own config files before each fetch and push, and said so.
+//   helper, a proxy, a filter, textconv or merge driver...), cannot be switched off
+//   that way: they are removed from the checkout's own config files before each
+//   fetch, commit and push, and said so.
 // Git's global and system settings are the operator's (worker/README.md: a root-owned
 // GIT_CONFIG_GLOBAL in the image) and are left alone.
 import { git } from "./git";
@@ -27,7 +28,13 @@ function unwanted(key: string, remote: string): boolean {
     /^credential\./.test(k) ||
     /^gpg\./.test(k) ||
     /^protocol\./.test(k) ||
-    /^https?\.(.+\.)?(proxy|sslverify|sslcainfo|sslcapath|sslcert|sslkey)$/.test(k)
+    /^https?\.(.+\.)?(proxy|sslverify|sslcainfo|sslcapath|sslcert|sslkey)$/.test(k) ||
+    // Programs git runs on the files themselves: a clean or smudge filter (git add, checkout),
+    // a textconv or external diff, a merge driver (rebase, merge). One that hangs holds the worker.
+    /^filter\./.test(k) ||
+    /^diff\..+\.(textconv|command)$/.test(k) ||
+    k === "diff.external" ||
+    /^merge\..+\.driver$/.test(k)
   );
 }
 

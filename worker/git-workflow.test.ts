@@ -222,6 +222,25 @@ describe("git workflow", () => {
     expect(result).toEqual({ ok: true, errors: "" });
   });
 
+  it("finds conflict markers in a file whose name git would quote (non-ASCII)", async () => {
+    const dir = clone("ada");
+    writeFileSync(path.join(dir, "notes-ü.md"), "<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n");
+    const result = await verifyWorkspace(dir);
+    expect(result).toEqual({ ok: false, errors: "merge conflict markers left in: notes-ü.md" });
+  });
+
+  it("refuses a folder that is a git repository of its own, which would be committed as a link to nowhere", async () => {
+    const dir = clone("ada");
+    const web = path.join(dir, "web");
+    execFileSync("git", ["init", "--quiet", web]);
+    writeFileSync(path.join(web, "index.js"), "console.log(1)\n");
+    const result = await verifyWorkspace(dir);
+    expect(result.ok).toBe(false);
+    expect(result.errors).toBe(
+      "web/ is a git repository of its own (web/.git): its files would not be committed, only a link to a commit that exists nowhere else; remove web/.git",
+    );
+  });
+
   it("refuses conflict markers left in changed files", async () => {
     const dir = clone("ada");
     const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });

@@ -5,11 +5,11 @@
 // agent resolving conflicts) and retrying up to 3 times when another agent won the race.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { constants, existsSync, realpathSync } from "node:fs";
+import { lstat, open, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
-import { git, gitOrThrow } from "./git";
+import { type GitResult, git, gitOrThrow } from "./git";
 import { removeRedirects, rewriteOrigins } from "./git-config-guard";
 import { killRunLeftovers, VERIFY_RUN_VARIABLE } from "./leftover-agents";
 import { tail } from "./log";
@@ -109,6 +109,67 @@ export function taskBranch(taskId: string): string {
   return `task-${taskId.replace(/[^A-Za-z0-9_-]/g, "")}`;
 }
 
+/**
+ * What the worker fetches: the remote's main into its remote-tracking ref, named in
+ * full. The checkout's own `remote.<name>.fetch` is the agent's to change (`git remote
+ * set-branches`), and a fetch by it would leave main as it was.
+ */
+export function mainRefspec(remote: string, main: string): string {
+  return `+refs/heads/${main}:refs/remotes/${remote}/${main}`;
+}
+
+/** Fetches the remote's main (mainRefspec); a remote without main yet (a new project) is fetched as it is. */
+export async function fetchMain(dir: string, remote: string, main: string): Promise<GitResult> {
+  const fetched = await git(dir, ["fetch", "--quiet", remote, mainRefspec(remote, main)]);
+  if (fetched.ok || !/couldn't find remote ref/i.test(fetched.stderr)) return fetched;
+  return git(dir, ["fetch", "--quiet", remote]);
+}
+
+/** Git's operations a command left half done, with the command that abandons each. */
+const UNFINISHED: ReadonlyArray<{ marker: string; abort: string[] }> = [
+  { marker: "rebase-merge", abort: ["rebase", "--abort"] },
+  { marker: "rebase-apply", abort: ["rebase", "--abort"] },
+  { marker: "MERGE_HEAD", abort: ["merge", "--abort"] },
+  { marker: "CHERRY_PICK_HEAD", abort: ["cherry-pick", "--abort"] },
+  { marker: "REVERT_HEAD", abort: ["revert", "--abort"] },
+];
+
+/**
+ * Puts right what an agent (or a process killed mid-command) can leave in the checkout
+ * that would make every later task's checkout fail or lose work: a rebase, merge or
+ * cherry-pick left half done, a stale lock (nothing of the agent runs any more when
+ * this is called), index entries flagged skip-worktree / assume-unchanged (their changes
+ * would never be committed: the index is rebuilt by the checkout that follows) and ignore
+ * rules in .git/info/exclude (the project's are its .gitignore). Answers what it did.
+ */
+export async function repairCheckout(dir: string): Promise<string[]> {
+  const gitDir = path.join(dir, ".git");
+  const repaired: string[] = [];
+  // The locks first: an abort needs the index.
+  for (const lock of ["index.lock", "HEAD.lock"]) {
+    if (!existsSync(path.join(gitDir, lock))) continue;
+    await rm(path.join(gitDir, lock), { force: true });
+    repaired.push(`a stale .git/${lock} was removed`);
+  }
+  for (const { marker, abort } of UNFINISHED) {
+    if (!existsSync(path.join(gitDir, marker))) continue;
+    // An abort git refuses still leaves the state to drop: the checkout that follows resets the files.
+    if (!(await git(dir, abort)).ok) await rm(path.join(gitDir, marker), { recursive: true, force: true });
+    repaired.push(`a ${abort[0]} left unfinished was aborted`);
+  }
+  const exclude = path.join(gitDir, "info", "exclude");
+  const rules = existsSync(exclude)
+    ? (await readFile(exclude, "utf8")).split("\n").filter((line) => line.trim() && !line.startsWith("#"))
+    : [];
+  if (rules.length > 0) {
+    await writeFile(exclude, "");
+    repaired.push(`ignore rules in .git/info/exclude were cleared (${rules.slice(0, 3).join(", ")}${rules.length > 3 ? ", ..." : ""})`);
+  }
+  // The checkout that follows writes a fresh one from main's tree, without the entries' flags.
+  await rm(path.join(gitDir, "index"), { force: true });
+  return repaired;
+}
+
 async function remoteHas(dir: string, remote: string, branch: string): Promise<boolean> {
   return (await git(dir, ["rev-parse", "--verify", "--quiet", `refs/remotes/${remote}/${branch}`])).ok;
 }
@@ -125,15 +186,25 @@ export async function prepareTaskBranch({
   fetched = false,
   pinned,
   onRepinned,
+  onRepaired,
 }: GitSettings & {
   taskId: string /** The remote was fetched a moment ago (the claim's check): no second fetch. */;
   fetched?: boolean;
+  /** What repairCheckout put right, for the log and the task's timeline. */
+  onRepaired?: (what: string) => void;
 } & RemotePin): Promise<string> {
   const repinned = pinned ? await pinRemote(dir, remote, pinned) : null;
   if (repinned) onRepinned?.(repinned);
+  const repaired = await repairCheckout(dir);
+  if (repaired.length > 0) onRepaired?.(repaired.join("; "));
   // A fetch made through addresses the agent had changed is not the project's main.
-  if (!fetched || repinned) await gitOrThrow(dir, ["fetch", "--quiet", remote]);
-  if (await remoteHas(dir, remote, main)) await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `${remote}/${main}`]);
+  if (!fetched || repinned) {
+    const result = await fetchMain(dir, remote, main);
+    if (!result.ok) throw new Error(`git fetch ${remote} failed: ${(result.stderr || result.stdout).trim()}`);
+  }
+  // Full ref names: a branch or tag the agent named "origin/main" would make the short one ambiguous.
+  if (await remoteHas(dir, remote, main))
+    await gitOrThrow(dir, ["checkout", "--quiet", "-f", "-B", main, `refs/remotes/${remote}/${main}`]);
   else await gitOrThrow(dir, ["checkout", "--quiet", "-f", main]);
   await gitOrThrow(dir, ["clean", "-fdq"]);
   // Earlier tasks' branches that were never merged (a failure, a give-back): each task
@@ -147,10 +218,37 @@ export async function prepareTaskBranch({
   return branch;
 }
 
+/** The paths changed against HEAD and the untracked ones, as they are (-z: git quotes a name with non-ASCII characters otherwise). */
 async function changedFiles(dir: string): Promise<string[]> {
-  const tracked = await git(dir, ["diff", "--name-only", "HEAD"]);
-  const untracked = await git(dir, ["ls-files", "--others", "--exclude-standard"]);
-  return [...new Set(`${tracked.stdout}\n${untracked.stdout}`.split("\n").filter(Boolean))];
+  const tracked = await git(dir, ["diff", "--name-only", "-z", "HEAD"]);
+  const untracked = await git(dir, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  return [...new Set(`${tracked.stdout}\0${untracked.stdout}`.split("\0").filter(Boolean))];
+}
+
+/** Files past this size are not scanned for conflict markers (a merge leaves them in text files people edit). */
+const SCAN_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The file's text when it is a regular file in the checkout, not too large to scan;
+ * else null. Never follows a link: one to a FIFO or a device (/dev/zero) would
+ * block the worker or never end.
+ */
+async function scannable(dir: string, file: string): Promise<string | null> {
+  const full = path.join(dir, file);
+  try {
+    const info = await lstat(full);
+    if (!info.isFile() || info.size > SCAN_LIMIT_BYTES) return null;
+    const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      // Still a regular file once open (it may have been swapped meanwhile).
+      if (!(await handle.stat()).isFile()) return null;
+      return await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null; // deleted or unreadable: nothing to scan
+  }
 }
 
 async function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: boolean; output: string; code: number | null }> {
@@ -194,14 +292,24 @@ async function runVerifyScript(dir: string, timeoutMs: number): Promise<{ ok: bo
 /** Conflict markers in changed files, then ./verify.sh when the project has one. */
 export async function verifyWorkspace(dir: string, timeoutMs = 15 * 60_000): Promise<{ ok: boolean; errors: string }> {
   const marked: string[] = [];
-  for (const file of await changedFiles(dir)) {
-    try {
-      if (CONFLICT_MARKER.test(await readFile(path.join(dir, file), "utf8"))) marked.push(file);
-    } catch {
-      // deleted or unreadable: nothing to scan
-    }
+  const changed = await changedFiles(dir);
+  for (const file of changed) {
+    const text = await scannable(dir, file);
+    if (text !== null && CONFLICT_MARKER.test(text)) marked.push(file);
   }
   if (marked.length) return { ok: false, errors: `merge conflict markers left in: ${marked.join(", ")}` };
+  // git lists an untracked repository of its own (a scaffold's `git init`) as its folder: committed, it is only a link.
+  const nested = changed.filter((file) => file.endsWith("/") && existsSync(path.join(dir, file, ".git")));
+  if (nested.length)
+    return {
+      ok: false,
+      errors: nested
+        .map(
+          (folder) =>
+            `${folder} is a git repository of its own (${folder}.git): its files would not be committed, only a link to a commit that exists nowhere else; remove ${folder}.git`,
+        )
+        .join("\n"),
+    };
   if (!existsSync(path.join(dir, "verify.sh"))) return { ok: true, errors: "" };
   const result = await runVerifyScript(dir, timeoutMs);
   if (result.ok) return { ok: true, errors: "" };
@@ -259,6 +367,22 @@ async function integrateMain({ dir, remote, main, rerun }: GitSettings & { rerun
 }
 
 /** After the agent: gate, commit, push, fast-forward main (rebase-and-retry up to 3 times). */
+/** pinRemote, as a failed outcome when the remote cannot be put back (null: it is the project's). */
+async function checkPin(
+  dir: string,
+  remote: string,
+  branch: string,
+  pinned: RemoteUrls | undefined,
+  onRepinned: ((was: string) => void) | undefined,
+): Promise<GitOutcome | null> {
+  if (!pinned) return null;
+  const repinned = await pinRemote(dir, remote, pinned).catch((error: Error) => error);
+  if (repinned instanceof RemoteRedirectError) return { kind: "failed", branch, reason: repinned.message, refused: true };
+  if (repinned instanceof Error) return { kind: "failed", branch, reason: repinned.message };
+  if (repinned) onRepinned?.(repinned);
+  return null;
+}
+
 export async function finishTaskBranch({
   dir,
   remote,
@@ -279,10 +403,16 @@ export async function finishTaskBranch({
     /** True once the task must not land any more (cancelled, taken back, worker stopping). */
     stopped?: () => boolean;
   }): Promise<GitOutcome> {
+  // What the agent left in the checkout's config goes before the gate's own git commands run (a filter runs on a diff too).
+  const beforeGate = await checkPin(dir, remote, branch, pinned, onRepinned);
+  if (beforeGate) return beforeGate;
   const gate = await verificationGate({ dir, retries: verifyRetries, rerun });
   if (!gate.ok)
     return { kind: "failed", branch, reason: `verification failed after ${verifyRetries} fix attempt(s): ${tail(gate.errors, 4000)}` };
 
+  // The agent's config may run a program on every file git adds (a filter): removed first, as before a push.
+  const beforeCommit = await checkPin(dir, remote, branch, pinned, onRepinned);
+  if (beforeCommit) return beforeCommit;
   await gitOrThrow(dir, ["add", "-A"]);
   const staged = !(await git(dir, ["diff", "--cached", "--quiet"])).ok;
   if (staged) await gitOrThrow(dir, ["commit", "--quiet", "-m", message]);
@@ -297,14 +427,10 @@ export async function finishTaskBranch({
 
   let lastError = "";
   for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
-    if (pinned) {
-      // The agent ran (and may have run again for the gate or a conflict): the remote must still be the project's.
-      const repinned = await pinRemote(dir, remote, pinned).catch((error: Error) => error);
-      if (repinned instanceof RemoteRedirectError) return { kind: "failed", branch, reason: repinned.message, refused: true };
-      if (repinned instanceof Error) return { kind: "failed", branch, reason: repinned.message };
-      if (repinned) onRepinned?.(repinned);
-    }
-    await git(dir, ["fetch", "--quiet", remote]);
+    // The agent ran (and may have run again for the gate or a conflict): the remote must still be the project's.
+    const beforePush = await checkPin(dir, remote, branch, pinned, onRepinned);
+    if (beforePush) return beforePush;
+    await fetchMain(dir, remote, main);
     const behind =
       (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;
     if (behind) {

@@ -4,6 +4,7 @@
 // and what a command-line setting can switch off is switched off (worker/git-config-guard.ts
 // removes what it cannot from the checkout's config before each fetch and push).
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 
 /**
@@ -23,12 +24,29 @@ export const WORKER_GIT_OVERRIDES: readonly string[] = [
 
 export type GitResult = { ok: boolean; code: number; stdout: string; stderr: string };
 
+/**
+ * A local git command (not a clone or fetch, which move a whole repository over the
+ * network) that takes longer than this is killed: the checkout is the agent's, and a
+ * program it got git to run on the way that never ends would hold the worker forever.
+ */
+export const LOCAL_GIT_TIMEOUT_MS = 10 * 60_000;
+
 export function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<GitResult> {
+  const network = ["clone", "fetch", "push", "ls-remote"].includes(args[0] ?? "");
   return new Promise((resolve) => {
-    const options = { cwd, env: agentProcessEnv(env ?? process.env), maxBuffer: 32 * 1024 * 1024, ...agentSpawnIdentity() };
+    const options = {
+      cwd,
+      env: agentProcessEnv(env ?? process.env),
+      maxBuffer: 32 * 1024 * 1024,
+      ...(network ? {} : { timeout: LOCAL_GIT_TIMEOUT_MS, killSignal: "SIGKILL" as const }),
+      ...agentSpawnIdentity(),
+    };
     execFile("git", [...WORKER_GIT_OVERRIDES, ...args], options, (error, stdout, stderr) => {
       const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code as number) : 1) : 0;
-      resolve({ ok: !error, code, stdout: String(stdout), stderr: String(stderr) });
+      // git itself could not run (the checkout folder is gone: ENOENT for its cwd): say that, not nothing.
+      const said =
+        String(stderr) || (error && !String(stdout) ? `${error.message}${existsSync(cwd) ? "" : ` (${cwd} does not exist)`}` : "");
+      resolve({ ok: !error, code, stdout: String(stdout), stderr: said });
     });
   });
 }

@@ -217,6 +217,12 @@ export async function runTask({
           // Fetched just before a claim answered at once: one fetch per task, not two.
           fetched: claimedAt - fetchedAt < FRESH_FETCH_MS,
           ...remotePin,
+          // What an earlier run left half done in the checkout, put right: on the log and the task's timeline.
+          onRepaired: (what) => {
+            const note = `git: the checkout was repaired before the task: ${what}`;
+            log.warn(note, taskId);
+            void heartbeat.progress(note).catch(() => {});
+          },
         });
       } catch (error) {
         // The repository, not the task: no reflection, no failure; the loop waits until a fetch works again.

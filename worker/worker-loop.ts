@@ -102,7 +102,13 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       `the agent runs as the worker's own user (uid ${process.getuid?.()}): it could read the worker's token from /proc. Run the worker as root with AGENT_USER (worker/README.md)`,
     );
   try {
-    layout = await ensureWorkspace({ root: config.workspaceDir, repoUrl: config.repoUrl, remote: config.remote, log });
+    layout = await ensureWorkspace({
+      root: config.workspaceDir,
+      repoUrl: config.repoUrl,
+      remote: config.remote,
+      main: config.mainBranch,
+      log,
+    });
   } catch (error) {
     if (!(error instanceof WorkspaceError)) throw error;
     log.error(error.message);
@@ -134,7 +140,9 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.warn(`could not check the start-up files against the worker's record: ${error.message}`),
   );
   const setup = new SetupGuard({ config, api, log, layout });
-  const checkout = layout.git ? new CheckoutGate({ dir: layout.project, remote: config.remote, log, pinned: layout.remoteUrls }) : null;
+  const checkout = layout.git
+    ? new CheckoutGate({ dir: layout.project, remote: config.remote, main: config.mainBranch, log, pinned: layout.remoteUrls })
+    : null;
   let failures = 0;
   const crashes = new CrashGuard(config.crash);
   let lastActivity = Date.now();
@@ -193,6 +201,8 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
         claimedAt,
       });
       log.info(`task ${end}`, task.id);
+      // Fetching works but the checkout did not: no claim until it does (worker/checkout-gate.ts).
+      if (end === "checkout_unavailable") checkout?.markBroken(`task ${task.id}`);
       lastActivity = Date.now();
       proposed = false;
       if (end === "agent_unavailable") {

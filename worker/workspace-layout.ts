@@ -72,12 +72,15 @@ export async function ensureWorkspace({
   root,
   repoUrl,
   remote = "origin",
+  main = "main",
   log,
 }: {
   root: string;
   repoUrl: string;
   /** GIT_REMOTE: whose addresses the git workflow keeps. */
   remote?: string;
+  /** GIT_MAIN_BRANCH: what every task starts from and merges into. */
+  main?: string;
   log: Logger;
 }): Promise<WorkspaceLayout> {
   const layout = layoutOf(root);
@@ -111,7 +114,9 @@ export async function ensureWorkspace({
   const present = existsSync(layout.project);
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
     if ((await readdir(layout.project)).length > 0)
-      throw new WorkspaceError(`${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it`);
+      throw new WorkspaceError(
+        `${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it. Move it away (after keeping anything of value) to clone ${repoUrl} there again`,
+      );
   }
   // The agent's user (AGENT_USER) owns both folders; git runs as that user.
   await mkdir(layout.project, { recursive: true });
@@ -153,7 +158,31 @@ export async function ensureWorkspace({
         `Remove remote.${remote}.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
     );
   }
+  if (repoUrl && isGit) await requireMainBranch(layout.project, remote, main, repoUrl);
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
+}
+
+/**
+ * Every task starts from main and merges into it: a repository without that branch
+ * (its main is `master`, or it is empty) would have every claimed task given back, each
+ * using an attempt. Unreachable now, it is left to the fetch before each claim.
+ */
+async function requireMainBranch(project: string, remote: string, main: string, repoUrl: string): Promise<void> {
+  const listed = await git(project, ["ls-remote", "--heads", "--", remote]);
+  if (!listed.ok) return;
+  const branches = listed.stdout
+    .split("\n")
+    .map((line) => line.split("\t")[1]?.replace(/^refs\/heads\//, ""))
+    .filter((name): name is string => Boolean(name));
+  if (branches.includes(main)) return;
+  if (branches.length === 0)
+    throw new WorkspaceError(
+      `${repoUrl} has no branches yet: push a first commit to ${main} (GIT_MAIN_BRANCH), which every task starts from`,
+    );
+  const shown = branches.slice(0, 5).join(", ") + (branches.length > 5 ? ", ..." : "");
+  throw new WorkspaceError(
+    `${repoUrl} has no branch ${main} (GIT_MAIN_BRANCH; its branches: ${shown}): set GIT_MAIN_BRANCH to the branch tasks start from and merge into`,
+  );
 }
 
 /**

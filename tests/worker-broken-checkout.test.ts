@@ -1,0 +1,147 @@
+// What an agent can leave in its checkout's git state that used to fail every later
+// task, hang the worker or start tasks from a stale main (worker/README.md, "One task,
+// step by step", step 2): the real worker on a local bare repository, one agent script
+// per task (its title says what it does).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { spawnWorker } from "../worker/test-support/run-worker";
+import { server } from "./support/client";
+import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
+
+let target: Target;
+let root: string;
+let origin: string;
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=bob", "-c", "user.email=bob@test.local", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
+
+/** An agent whose task title picks what it does; every task also writes a file named after it. */
+function agentScript(): string {
+  const file = path.join(root, "agent.sh");
+  writeFileSync(
+    file,
+    `#!/bin/bash
+prompt="$(cat)"
+git config user.name agent; git config user.email agent@test.local
+case "$prompt" in
+  *"leave a rebase half done"*)
+    git checkout -q -b side HEAD~0
+    echo "side" > app.txt; git commit -qam side
+    git checkout -q -
+    echo "mine" > app.txt; git commit -qam mine
+    git rebase -q side || true
+    touch .git/index.lock
+    git branch origin/main HEAD 2>/dev/null || true
+    ;;
+  *"install a filter"*)
+    git config filter.slow.clean 'sleep 3600; cat'
+    echo '* filter=slow' >> .git/info/attributes
+    mkfifo "$SWARMDECK_HOME/pipe"; ln -s "$SWARMDECK_HOME/pipe" notes.txt
+    ;;
+  *"narrow the fetch"*)
+    git remote set-branches origin feature
+    ;;
+esac
+echo "from $SWARMDECK_TASK_ID" > "task-$SWARMDECK_TASK_ID.txt"
+echo done
+`,
+    { mode: 0o755 },
+  );
+  return file;
+}
+
+function workerEnv(token: string) {
+  return {
+    SWARMDECK_URL: target.baseUrl,
+    SWARMDECK_TOKEN: token,
+    WORKSPACE_DIR: path.join(root, "ws"),
+    REPO_URL: origin,
+    AGENT_COMMAND: agentScript(),
+    REFLECTION: "off",
+  };
+}
+
+const onMain = (file: string) => execFileSync("git", ["show", `main:${file}`], { cwd: origin, encoding: "utf8" }).trim();
+
+beforeAll(() => {
+  target = server();
+});
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "swarmdeck-checkout-"));
+  origin = path.join(root, "origin.git");
+  seedBareRepository(origin);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("a checkout the agent left broken", { timeout: 120_000 }, () => {
+  it("is repaired before the next task (a rebase half done, a stale lock, a branch named origin/main), which completes from main", async () => {
+    const agent = await agentWithToken(target);
+    const breaker = await createTask(target, { title: "leave a rebase half done", agentId: agent.id });
+    const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const first = spawnWorker(workerEnv(agent.token));
+    expect(await first.exited, first.log()).toBe(0);
+    // Its conflict markers fail its verification: given back, and it waits out its backoff.
+    expect((await getTask(target, breaker)).task.status, first.log()).toBe("pending");
+    const run = spawnWorker(workerEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(0);
+    const { task, events } = await getTask(target, next);
+    expect(task.status, run.log()).toBe("completed");
+    expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
+    // Said on the worker's log and on the task's timeline.
+    expect(run.log()).toMatch(
+      /the checkout was repaired before the task: a stale \.git\/index\.lock was removed; a rebase left unfinished was aborted/,
+    );
+    expect(JSON.stringify(events)).toContain("the checkout was repaired before the task");
+  });
+
+  it("does not hang on a filter the agent installed or a link to a FIFO: the filter is removed and the task merges", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "install a filter", agentId: agent.id, timeLimitMinutes: 1 });
+    const run = spawnWorker(workerEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
+    expect(onMain(`task-${taskId}.txt`)).toBe(`from ${taskId}`);
+    expect(run.log()).toContain("filter.slow.clean=sleep 3600; cat");
+  });
+
+  it("starts the next task from main as pushed, though the agent narrowed what the checkout fetches", async () => {
+    const agent = await agentWithToken(target);
+    const narrow = await createTask(target, { title: "narrow the fetch", agentId: agent.id });
+    const run = spawnWorker(workerEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(0);
+    expect((await getTask(target, narrow)).task.status, run.log()).toBe("completed");
+    // Another developer pushes to main; the next task must start from (and merge onto) it.
+    const bob = path.join(root, "bob");
+    sh(root, "clone", "--quiet", origin, bob);
+    writeFileSync(path.join(bob, "bob.txt"), "bob's fix\n");
+    sh(bob, "add", "bob.txt");
+    sh(bob, "commit", "--quiet", "-m", "bob's fix");
+    sh(bob, "push", "--quiet", "origin", "HEAD:main");
+    const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const again = spawnWorker(workerEnv(agent.token));
+    expect(await again.exited, again.log()).toBe(0);
+    expect((await getTask(target, next)).task.status, again.log()).toBe("completed");
+    expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
+    expect(onMain("bob.txt")).toBe("bob's fix");
+  });
+});
+
+describe("a repository without the main branch", { timeout: 60_000 }, () => {
+  it("stops the worker at start (exit 2) naming GIT_MAIN_BRANCH and the branches there are, and claims nothing", async () => {
+    const agent = await agentWithToken(target);
+    const master = path.join(root, "master.git");
+    sh(root, "clone", "--quiet", "--bare", origin, master);
+    sh(master, "branch", "-m", "main", "master");
+    const taskId = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const run = spawnWorker({ ...workerEnv(agent.token), REPO_URL: master });
+    expect(await run.exited, run.log()).toBe(2);
+    expect(run.log()).toContain(`${master} has no branch main (GIT_MAIN_BRANCH; its branches: master)`);
+    expect((await getTask(target, taskId)).task.status).toBe("pending");
+  });
+});
