@@ -47,6 +47,11 @@ case "$prompt" in
   *"narrow the fetch"*)
     git remote set-branches origin feature
     ;;
+  *"rewrite main"*)
+    git checkout -q --orphan rewritten
+    git commit -qm "history of my own"
+    git push -q -f origin HEAD:main
+    ;;
 esac
 echo "from $SWARMDECK_TASK_ID" > "task-$SWARMDECK_TASK_ID.txt"
 echo done
@@ -129,6 +134,19 @@ describe("a checkout the agent left broken", { timeout: 120_000 }, () => {
     expect((await getTask(target, next)).task.status, again.log()).toBe("completed");
     expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
     expect(onMain("bob.txt")).toBe("bob's fix");
+  });
+});
+
+describe("an agent that force-pushes main", { timeout: 60_000 }, () => {
+  it("is not silent: the rewrite is on the worker's log and the task's timeline", async () => {
+    const agent = await agentWithToken(target);
+    const taskId = await createTask(target, { title: "rewrite main", agentId: agent.id });
+    const run = spawnWorker(workerEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(0);
+    const rewrite = /main on origin was rewritten \(a force push\) while the task ran: it no longer contains [0-9a-f]{12}, which the task started from/;
+    expect(run.log()).toMatch(rewrite);
+    const { events } = await getTask(target, taskId);
+    expect(JSON.stringify(events)).toMatch(rewrite);
   });
 });
 

@@ -68,6 +68,7 @@ export class CheckoutGate {
       }
     }
     const fetched = await fetchMain(dir, remote, main);
+    if (fetched.rewritten) log.warn(`git: ${fetched.rewritten}`);
     return fetched.ok
       ? { ok: true }
       : { ok: false, reason: (fetched.stderr || fetched.stdout).trim().split("\n")[0] || `exit ${fetched.code}` };
@@ -75,7 +76,16 @@ export class CheckoutGate {
 
   /** main checked out clean, as a task's checkout starts (prepareTaskBranch): what failed if it cannot be. */
   private async checkOutMain(dir: string, remote: string, main: string, log: Logger): Promise<FetchState> {
-    const repaired = await repairCheckout(dir);
+    let repaired: string[];
+    try {
+      repaired = await repairCheckout(dir);
+    } catch (error) {
+      return {
+        ok: false,
+        checkout: true,
+        reason: `${(error as Error).message} (fix ${dir}, or remove it for a fresh clone at the next start)`,
+      };
+    }
     if (repaired.length > 0) log.warn(`git: the checkout was repaired: ${repaired.join("; ")}`);
     for (const args of [
       ["checkout", "--quiet", "-f", "-B", main, `refs/remotes/${remote}/${main}`],

@@ -29,7 +29,12 @@ export type GitOutcome =
   /** `refused`: the agent left the remote pointing elsewhere and it could not be put back; the work is not pushed. */
   | { kind: "failed"; branch: string; reason: string; refused?: true };
 /** The remote's addresses from the worker's start (worker/workspace-layout.ts), kept by pinRemote; `onRepinned` hears what the agent had left. */
-export type RemotePin = { pinned?: RemoteUrls; onRepinned?: (was: string) => void };
+export type RemotePin = {
+  pinned?: RemoteUrls;
+  onRepinned?: (was: string) => void;
+  /** main's history was rewritten on the remote (fetchMain's `rewritten`). */
+  onMainRewritten?: (what: string) => void;
+};
 /** Runs the agent once more with this prompt (fix the verification errors, resolve a conflict). */
 export type AgentRerun = (prompt: string, purpose: string) => Promise<{ ok: boolean; output: string }>;
 
@@ -118,11 +123,25 @@ export function mainRefspec(remote: string, main: string): string {
   return `+refs/heads/${main}:refs/remotes/${remote}/${main}`;
 }
 
-/** Fetches the remote's main (mainRefspec); a remote without main yet (a new project) is fetched as it is. */
-export async function fetchMain(dir: string, remote: string, main: string): Promise<GitResult> {
-  const fetched = await git(dir, ["fetch", "--quiet", remote, mainRefspec(remote, main)]);
-  if (fetched.ok || !/couldn't find remote ref/i.test(fetched.stderr)) return fetched;
-  return git(dir, ["fetch", "--quiet", remote]);
+/**
+ * Fetches the remote's main (mainRefspec); a remote without main yet (a new project) is
+ * fetched as it is. `rewritten`: main's new commit does not descend from the one the
+ * checkout had (a force push: by the agent, which can push from its checkout, or by
+ * someone else), for the log and the task's timeline.
+ */
+export async function fetchMain(dir: string, remote: string, main: string): Promise<GitResult & { rewritten?: string }> {
+  const tracking = `refs/remotes/${remote}/${main}`;
+  const before = await git(dir, ["rev-parse", "--verify", "--quiet", tracking]);
+  let fetched = await git(dir, ["fetch", "--quiet", remote, mainRefspec(remote, main)]);
+  if (!fetched.ok && /couldn't find remote ref/i.test(fetched.stderr)) fetched = await git(dir, ["fetch", "--quiet", remote]);
+  if (!fetched.ok || !before.ok) return fetched;
+  const was = before.stdout.trim();
+  const now = (await git(dir, ["rev-parse", "--verify", "--quiet", tracking])).stdout.trim();
+  if (!now || now === was || (await git(dir, ["merge-base", "--is-ancestor", was, now])).ok) return fetched;
+  return {
+    ...fetched,
+    rewritten: `${main} on ${remote} was rewritten (a force push): it was ${was.slice(0, 12)}, it is ${now.slice(0, 12)}, which does not contain it`,
+  };
 }
 
 /** Git's operations a command left half done, with the command that abandons each. */
@@ -186,6 +205,7 @@ export async function prepareTaskBranch({
   fetched = false,
   pinned,
   onRepinned,
+  onMainRewritten,
   onRepaired,
 }: GitSettings & {
   taskId: string /** The remote was fetched a moment ago (the claim's check): no second fetch. */;
@@ -201,6 +221,7 @@ export async function prepareTaskBranch({
   if (!fetched || repinned) {
     const result = await fetchMain(dir, remote, main);
     if (!result.ok) throw new Error(`git fetch ${remote} failed: ${(result.stderr || result.stdout).trim()}`);
+    if (result.rewritten) onMainRewritten?.(result.rewritten);
   }
   // Full ref names: a branch or tag the agent named "origin/main" would make the short one ambiguous.
   if (await remoteHas(dir, remote, main))
@@ -394,10 +415,14 @@ export async function finishTaskBranch({
   stopped = () => false,
   pinned,
   onRepinned,
+  onMainRewritten,
+  base,
 }: GitSettings &
   RemotePin & {
     branch: string;
     message: string;
+    /** The commit of main the task started from (prepareTaskBranch): a main that no longer contains it was rewritten. */
+    base?: string;
     verifyRetries: number;
     rerun: AgentRerun;
     /** True once the task must not land any more (cancelled, taken back, worker stopping). */
@@ -430,7 +455,15 @@ export async function finishTaskBranch({
     // The agent ran (and may have run again for the gate or a conflict): the remote must still be the project's.
     const beforePush = await checkPin(dir, remote, branch, pinned, onRepinned);
     if (beforePush) return beforePush;
-    await fetchMain(dir, remote, main);
+    const fetchedMain = await fetchMain(dir, remote, main);
+    if (fetchedMain.rewritten) onMainRewritten?.(fetchedMain.rewritten);
+    else if (attempt === 1 && base && (await remoteHas(dir, remote, main))) {
+      // The agent's own push updates the tracking ref too: against where the task started, not the last fetch.
+      if (!(await git(dir, ["merge-base", "--is-ancestor", base, `refs/remotes/${remote}/${main}`])).ok)
+        onMainRewritten?.(
+          `${main} on ${remote} was rewritten (a force push) while the task ran: it no longer contains ${base.slice(0, 12)}, which the task started from`,
+        );
+    }
     const behind =
       (await remoteHas(dir, remote, main)) && !(await git(dir, ["merge-base", "--is-ancestor", `${remote}/${main}`, "HEAD"])).ok;
     if (behind) {

@@ -204,8 +204,16 @@ export async function runTask({
         log.warn(note, taskId);
         void heartbeat.progress(note).catch(() => {});
       },
+      // Not undone (the worker cannot know which history is right), but never silent.
+      onMainRewritten: (what: string) => {
+        const note = `git: ${what}; the task goes on from it`;
+        log.warn(note, taskId);
+        void heartbeat.progress(note).catch(() => {});
+      },
     };
     let branch: string | null = null;
+    /** The commit of main the task started from: main must still contain it when the task merges. */
+    let base: string | undefined;
     if (gitMode) {
       await ensureGitIdentity(dir, agentName);
       try {
@@ -232,6 +240,7 @@ export async function runTask({
         return "checkout_unavailable";
       }
       log.info(`git: on ${branch} from the latest ${config.mainBranch}`, taskId);
+      base = (await git(dir, ["rev-parse", "--verify", "--quiet", "HEAD"])).stdout.trim() || undefined;
     }
     const prepared = await prepareWorkspace({ homeDir: layout.home, taskDir, bundle });
     startupFiles = await snapshotStartupFiles(layout.home, { name: prepared.startupFile, global: prepared.setupScript.global });
@@ -471,6 +480,7 @@ export async function runTask({
         branch,
         message: `${branch}: ${task.title}`,
         verifyRetries: config.verifyRetries,
+        base,
         ...remotePin,
         stopped: () => stop !== null || Boolean(activity?.limitHit),
         rerun: async (prompt, purpose) => {
