@@ -143,7 +143,8 @@ describe("an agent that force-pushes main", { timeout: 60_000 }, () => {
     const taskId = await createTask(target, { title: "rewrite main", agentId: agent.id });
     const run = spawnWorker(workerEnv(agent.token));
     expect(await run.exited, run.log()).toBe(0);
-    const rewrite = /main on origin was rewritten \(a force push\) while the task ran: it no longer contains [0-9a-f]{12}, which the task started from/;
+    const rewrite =
+      /main on origin was rewritten \(a force push\) while the task ran: it no longer contains [0-9a-f]{12}, which the task started from/;
     expect(run.log()).toMatch(rewrite);
     const { events } = await getTask(target, taskId);
     expect(JSON.stringify(events)).toMatch(rewrite);
