@@ -1,7 +1,7 @@
 // The git workflow against real local bare repositories (reference 004). The worker
 // process doing it against the real app is tests/worker-git-workspace.test.ts.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import {
   prepareTaskBranch,
   type RemoteUrls,
   remoteUrls,
+  repairCheckout,
   verifyWorkspace,
 } from "./git-workflow";
 
@@ -239,6 +240,33 @@ describe("git workflow", () => {
     expect(result.errors).toBe(
       "web/ is a git repository of its own (web/.git): its files would not be committed, only a link to a commit that exists nowhere else; remove web/.git",
     );
+  });
+
+  it("repairs a checkout left with a stale lock, hidden changes and ignore rules, so that the next task commits what it changes", async () => {
+    const dir = clone("ada");
+    writeFileSync(path.join(dir, "other.txt"), "o\n");
+    sh(dir, "add", "other.txt");
+    sh(dir, "commit", "--quiet", "-m", "other");
+    sh(dir, "update-index", "--skip-worktree", "app.txt");
+    sh(dir, "update-index", "--assume-unchanged", "other.txt");
+    writeFileSync(path.join(dir, ".git", "index.lock"), "");
+    writeFileSync(path.join(dir, ".git", "info", "exclude"), "# git's own comment\ndocs/\n");
+    expect(await repairCheckout(dir)).toEqual([
+      "a stale .git/index.lock was removed",
+      "ignore rules in .git/info/exclude were cleared (docs/)",
+      "skip-worktree / assume-unchanged flags were cleared (app.txt, other.txt)",
+    ]);
+    // The changes a task makes there are seen again.
+    writeFileSync(path.join(dir, "app.txt"), "changed\n");
+    writeFileSync(path.join(dir, "other.txt"), "changed too\n");
+    mkdirSync(path.join(dir, "docs"));
+    writeFileSync(path.join(dir, "docs", "design.md"), "x\n");
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" }).trimEnd().split("\n").sort()).toEqual([
+      " M app.txt",
+      " M other.txt",
+      "?? docs/",
+    ]);
+    expect(await repairCheckout(dir)).toEqual([]);
   });
 
   it("refuses conflict markers left in changed files", async () => {

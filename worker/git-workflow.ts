@@ -158,7 +158,7 @@ const UNFINISHED: ReadonlyArray<{ marker: string; abort: string[] }> = [
  * that would make every later task's checkout fail or lose work: a rebase, merge or
  * cherry-pick left half done, a stale lock (nothing of the agent runs any more when
  * this is called), index entries flagged skip-worktree / assume-unchanged (their changes
- * would never be committed: the index is rebuilt by the checkout that follows) and ignore
+ * would never be committed, and the checkout that follows keeps the flags) and ignore
  * rules in .git/info/exclude (the project's are its .gitignore). Answers what it did.
  */
 export async function repairCheckout(dir: string): Promise<string[]> {
@@ -184,8 +184,20 @@ export async function repairCheckout(dir: string): Promise<string[]> {
     await writeFile(exclude, "");
     repaired.push(`ignore rules in .git/info/exclude were cleared (${rules.slice(0, 3).join(", ")}${rules.length > 3 ? ", ..." : ""})`);
   }
-  // The checkout that follows writes a fresh one from main's tree, without the entries' flags.
-  await rm(path.join(gitDir, "index"), { force: true });
+  // ls-files -v tags an assume-unchanged entry in lower case and a skip-worktree one "S".
+  const entries = (await git(dir, ["ls-files", "-v", "-z"])).stdout.split("\0");
+  const tagged = (test: RegExp) => entries.filter((entry) => test.test(entry)).map((entry) => entry.slice(2));
+  // One call per flag: update-index applies only one such option to each path.
+  const skipped = tagged(/^S /);
+  const assumed = tagged(/^[a-z] /);
+  if (skipped.length > 0) await gitOrThrow(dir, ["update-index", "--no-skip-worktree", "--", ...skipped]);
+  if (assumed.length > 0) await gitOrThrow(dir, ["update-index", "--no-assume-unchanged", "--", ...assumed]);
+  const flagged = [...new Set([...skipped, ...assumed])];
+  if (flagged.length > 0) {
+    repaired.push(
+      `skip-worktree / assume-unchanged flags were cleared (${flagged.slice(0, 3).join(", ")}${flagged.length > 3 ? ", ..." : ""})`,
+    );
+  }
   return repaired;
 }
 
