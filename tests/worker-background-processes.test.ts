@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isRunning } from "../worker/test-support/processes";
 import { spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
 import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
@@ -17,15 +18,6 @@ let origin: string;
 const sh = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
-/** Still running: a process that has exited but is not yet reaped (state Z in /proc) is not. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 const pidIn = (file: string) => Number(readFileSync(file, "utf8").trim());
 
 function workerEnv(token: string, agentCommand: string) {
@@ -81,8 +73,8 @@ describe("what an agent leaves running", { timeout: 120_000 }, () => {
     expect(task.status, run.log()).toBe("completed");
     expect(task.output).toContain("started two sleeps");
     expect(sh(origin, "show", `main:left-${taskId}.txt`)).toBe("from the agent");
-    expect(alive(pidIn(group)), "the sleep in the agent's process group").toBe(false);
-    expect(alive(pidIn(session)), "the sleep in a session of its own").toBe(false);
+    expect(isRunning(pidIn(group)), "the sleep in the agent's process group").toBe(false);
+    expect(isRunning(pidIn(session)), "the sleep in a session of its own").toBe(false);
     // The operator reads what was stopped, and why.
     expect(run.log()).toMatch(/stopped 1 process\(es\) the agent left running/);
   });
@@ -116,7 +108,7 @@ describe("what an agent leaves running", { timeout: 120_000 }, () => {
     expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
     expect(sh(origin, "show", `main:v-${taskId}.txt`)).toBe("changed");
     expect(existsSync(pidFile), run.log()).toBe(true);
-    expect(alive(pidIn(pidFile)), "the helper verify.sh started").toBe(false);
-    expect(alive(pidIn(sessionFile)), "the helper verify.sh started in a session of its own").toBe(false);
+    expect(isRunning(pidIn(pidFile)), "the helper verify.sh started").toBe(false);
+    expect(isRunning(pidIn(sessionFile)), "the helper verify.sh started in a session of its own").toBe(false);
   });
 });

@@ -5,16 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAgent } from "./agent-runner";
+import { isRunning } from "./test-support/processes";
 
 let root: string;
 const escaped: number[] = [];
-const running = (pid: number) => {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-};
 const pidIn = (file: string) => Number(readFileSync(file, "utf8").trim());
 async function until(test: () => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -50,9 +44,9 @@ describe("an agent run", () => {
     const result = await run.done;
     escaped.push(pidIn(session));
     expect(result).toMatchObject({ code: 0, stopped: false, leftInGroup: true, stdout: "all done\n" });
-    expect(running(pidIn(group))).toBe(false);
+    expect(isRunning(pidIn(group))).toBe(false);
     // Out of the group's reach (the task runner's sweep by environment takes it: tests/worker-background-processes.test.ts).
-    expect(running(pidIn(session))).toBe(true);
+    expect(isRunning(pidIn(session))).toBe(true);
   });
 
   it("that exited by itself is not made 'stopped' by a limit that hits while its output drains", async () => {
@@ -93,6 +87,6 @@ describe("an agent run", () => {
     const result = await run.done;
     expect(result.stopped).toBe(true);
     expect(readFileSync(cleaned, "utf8")).toBe("yes\n");
-    expect(running(pidIn(stubborn))).toBe(false);
+    expect(isRunning(pidIn(stubborn))).toBe(false);
   });
 });

@@ -136,8 +136,10 @@ export async function fetchMain(dir: string, remote: string, main: string): Prom
   if (!fetched.ok && /couldn't find remote ref/i.test(fetched.stderr)) fetched = await git(dir, ["fetch", "--quiet", remote]);
   if (!fetched.ok || !before.ok) return fetched;
   const was = before.stdout.trim();
+  // One more git in the common case (unchanged or moved on): main's new commit is read only for the message.
+  if ((await git(dir, ["merge-base", "--is-ancestor", was, tracking])).ok) return fetched;
   const now = (await git(dir, ["rev-parse", "--verify", "--quiet", tracking])).stdout.trim();
-  if (!now || now === was || (await git(dir, ["merge-base", "--is-ancestor", was, now])).ok) return fetched;
+  if (!now) return fetched;
   return {
     ...fetched,
     rewritten: `${main} on ${remote} was rewritten (a force push): it was ${was.slice(0, 12)}, it is ${now.slice(0, 12)}, which does not contain it`,

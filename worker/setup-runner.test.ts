@@ -5,16 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runSetupScript } from "./setup-runner";
+import { isRunning } from "./test-support/processes";
 
 let root: string;
 const started: number[] = [];
-const running = (pid: number) => {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-};
 
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), "swarmdeck-setup-"));
@@ -43,9 +37,9 @@ describe("the start-up script", () => {
     while (readFileSync(pids, "utf8").trim().split("\n").length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const [quiet, talking] = readFileSync(pids, "utf8").trim().split("\n").map(Number) as [number, number];
     started.push(quiet, ...(talking ? [talking] : []));
-    expect(running(quiet)).toBe(true);
+    expect(isRunning(quiet)).toBe(true);
     expect(talking, "the service that wrote to its output after the script ended").toBeGreaterThan(0);
-    expect(running(talking)).toBe(true);
+    expect(isRunning(talking)).toBe(true);
   });
 
   it("is stopped, with what it started, when it runs past its time", async () => {
