@@ -1,8 +1,13 @@
 // Per-agent limits on what a worker may store per period (issue 15, point 7):
-// memories (and a lead's learnings), identity writes and proposals, offered tasks.
-// Past the limit: 429 rate_limited with Retry-After, and nothing stored. Its own
-// server, with limits small enough to reach.
+// memories (and a lead's learnings), identity writes and proposals, offered tasks,
+// tool changes, and registrations (each an audit entry). Past the limit: 429
+// rate_limited with Retry-After, and nothing stored. Its own server, with limits
+// small enough to reach.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnWorker } from "../worker/test-support/run-worker";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 let app: TestServer;
@@ -14,6 +19,7 @@ beforeAll(async () => {
       SWARMDECK_WORKER_PROPOSALS_PER_HOUR: "2",
       SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR: "2",
       SWARMDECK_WORKER_TOOL_CHANGES_PER_HOUR: "2",
+      SWARMDECK_WORKER_REGISTRATIONS_PER_HOUR: "2",
     },
   });
 });
@@ -116,5 +122,55 @@ describe("per-agent limits on the worker API", () => {
     const listed = await call(agent.token, "GET", "/api/worker/tools");
     expect(listed.body.tools.map((t: { name: string }) => t.name).sort()).toEqual(["first_tool", "second_tool"]);
     expect(listed.body.builtins).toEqual([]);
+  });
+
+  it("registrations: the 3rd in an hour is refused, records nothing and writes no audit entry", async () => {
+    const agent = await workerAgent("quota-register");
+    const register = (hostname: string) =>
+      call(agent.token, "POST", "/api/worker/register", { version: "1.0.0", hostname, harness: "command" });
+    expect((await register("box-1")).status).toBe(200);
+    expect((await register("box-2")).status).toBe(200);
+    expectLimited(await register("box-3"), "registrations", 2);
+
+    const shown = await call(app.adminToken, "GET", `/api/v1/agents/${agent.id}`);
+    expect(shown.body.agent.workerHostname).toBe("box-2");
+    const audit = await call(app.adminToken, "GET", `/api/v1/audit?action=worker.registered&agentId=${agent.id}`);
+    expect(audit.body.events.map((event: { data: { hostname: string } }) => event.data.hostname)).toEqual(["box-2", "box-1"]);
+
+    const other = await workerAgent("quota-register-other");
+    expect((await call(other.token, "POST", "/api/worker/register", { version: "1", hostname: "h", harness: "command" })).status).toBe(200);
+  });
+
+  it("a worker refused at registration waits for the Retry-After, claims nothing, and stops cleanly on SIGTERM", {
+    timeout: 60_000,
+  }, async () => {
+    const agent = await workerAgent("quota-register-worker");
+    for (const hostname of ["a", "b"]) {
+      expect((await call(agent.token, "POST", "/api/worker/register", { version: "1", hostname, harness: "command" })).status).toBe(200);
+    }
+    const task = await call(app.adminToken, "POST", "/api/v1/tasks", { title: "waits for a registered worker", agentId: agent.id });
+    expect(task.status).toBe(201);
+    const workspace = mkdtempSync(path.join(tmpdir(), "swarmdeck-quota-"));
+    try {
+      const worker = spawnWorker(
+        { SWARMDECK_URL: app.baseUrl, SWARMDECK_TOKEN: agent.token, WORKSPACE_DIR: workspace, AGENT_COMMAND: "true" },
+        [],
+      );
+      await worker.waitFor(
+        /register: the app refused for now \(429: .*limit of 2 worker registrations per hour\); trying again in (\d+) s/,
+      );
+      // The wait is the window's rest (up to an hour), not a retry every few seconds.
+      const seconds = Number(/trying again in (\d+) s/.exec(worker.log())?.[1]);
+      expect(seconds).toBeGreaterThan(60);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(worker.log().match(/register: the app refused/g)).toHaveLength(1);
+      expect(worker.child.exitCode).toBeNull();
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited, worker.log()).toBe(0);
+      const after = await call(app.adminToken, "GET", `/api/v1/tasks/${task.body.task.id}`);
+      expect(after.body.task).toMatchObject({ status: "pending", attempts: 0 });
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

@@ -49,6 +49,11 @@ export class WorkerApiError extends Error {
   get transient(): boolean {
     return this.status === 0 || this.status === 429 || this.status >= 500;
   }
+  /** How long a 429 asked to wait (its Retry-After, which the app also gives in details.retryAfterSeconds), else null. */
+  get retryAfterMs(): number | null {
+    const seconds = Number((this.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds);
+    return this.status === 429 && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+  }
 }
 
 type Options = { baseUrl: string; token: string; fetch?: typeof fetch; timeoutMs?: number };

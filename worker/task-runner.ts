@@ -49,8 +49,7 @@ type Stop = { why: "cancelled" | "lost" | "shutdown"; detail: string };
 
 /** The next wait before asking the app again: backoff, or longer when a 429 says when (Retry-After, also in its details). */
 function retryDelay(error: WorkerApiError, attempt: number): number {
-  const hinted = Number((error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds) * 1000;
-  return Math.max(backoffDelay(attempt, { baseMs: 1_000, maxMs: 30_000 }), Number.isFinite(hinted) ? hinted : 0);
+  return Math.max(backoffDelay(attempt, { baseMs: 1_000, maxMs: 30_000 }), error.retryAfterMs ?? 0);
 }
 
 export async function runTask({

@@ -58,6 +58,16 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
         return "wrong_setting" as const;
       }
       if (error instanceof WorkerApiError && !error.transient) throw error;
+      // The app limits how often one agent registers (lib/api/worker-quotas.ts): a worker
+      // restarted in a loop waits here for the time the 429 names, claiming nothing.
+      if (error instanceof WorkerApiError && error.retryAfterMs !== null) {
+        const delay = Math.max(backoffDelay(attempt), error.retryAfterMs);
+        log.warn(
+          `register: the app refused for now (429: ${error.appMessage}); trying again in ${Math.ceil(delay / 1000)} s, claiming nothing until then`,
+        );
+        await sleep(delay, shutdown);
+        continue;
+      }
       const delay = backoffDelay(attempt);
       log.warn(`register failed (${(error as Error).message}); retrying in ${delay} ms`);
       await sleep(delay, shutdown);

@@ -1,19 +1,20 @@
 // How much one agent may store per period through the worker API: memories (and a
-// lead's learnings), identity writes and proposals, offered tasks, and tool writes
-// and built-in tool changes. A runaway or
-// hijacked agent in a loop hits a 429 (rate_limited, with Retry-After) instead of
-// filling the database or the review queue. Counted in this process
-// (rate-limiter-flexible's memory store) on SQLite's one instance, in the database
-// on PostgreSQL ("RateLimit", prisma/postgresql/migrations/20261126110400_rate_limits),
-// so an agent's requests spread over several instances count once; the limits are
-// per agent, per hour, and can be changed through the environment.
+// lead's learnings), identity writes and proposals, offered tasks, tool writes and
+// built-in tool changes, and registrations (each one an audit entry). A runaway or
+// hijacked agent in a loop, or a worker restarted in one, hits a 429 (rate_limited,
+// with Retry-After) instead of filling the database, the audit log or the review
+// queue. Counted in this process (rate-limiter-flexible's memory store) on SQLite's
+// one instance, in the database on PostgreSQL ("RateLimit",
+// prisma/postgresql/migrations/20261126110400_rate_limits), so an agent's requests
+// spread over several instances count once; the limits are per agent, per hour, and
+// can be changed through the environment.
 import "server-only";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { usesPostgres } from "@/lib/db";
 import { rateLimited } from "@/lib/errors";
 import { pgPool } from "@/lib/pg";
 
-export type WorkerQuota = "memories" | "proposals" | "offered_tasks" | "tool_changes";
+export type WorkerQuota = "memories" | "proposals" | "offered_tasks" | "tool_changes" | "registrations";
 
 const PERIOD_SECONDS = 60 * 60;
 
@@ -28,6 +29,8 @@ const LIMITS: Record<WorkerQuota, { limit: number; what: string }> = {
   offered_tasks: { limit: perHour("SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR", 60), what: "tasks offered" },
   // A built-in change is compiled and test-run on the app's own host (lib/tools/builtin-changes.ts).
   tool_changes: { limit: perHour("SWARMDECK_WORKER_TOOL_CHANGES_PER_HOUR", 60), what: "tool writes and built-in tool changes" },
+  // A worker registers once when it starts (worker/worker-loop.ts), and waits for the Retry-After when refused.
+  registrations: { limit: perHour("SWARMDECK_WORKER_REGISTRATIONS_PER_HOUR", 60), what: "worker registrations" },
 };
 
 let limiters: Record<WorkerQuota, RateLimiterAbstract> | undefined;
