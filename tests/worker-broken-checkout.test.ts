@@ -3,13 +3,13 @@
 // step by step", step 2): the real worker on a local bare repository, one agent script
 // per task (its title says what it does).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
-import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
+import { agentWithToken, createTask, getTask, seedBareRepository, type Target, waitForTask } from "./worker-helpers";
 
 let target: Target;
 let root: string;
@@ -46,6 +46,9 @@ case "$prompt" in
     ;;
   *"narrow the fetch"*)
     git remote set-branches origin feature
+    ;;
+  *"remove the checkout's git folder"*)
+    rm -rf .git
     ;;
   *"rewrite main"*)
     git checkout -q --orphan rewritten
@@ -134,6 +137,67 @@ describe("a checkout the agent left broken", { timeout: 120_000 }, () => {
     expect((await getTask(target, next)).task.status, again.log()).toBe("completed");
     expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
     expect(onMain("bob.txt")).toBe("bob's fix");
+  });
+});
+
+describe("an agent that removes the checkout's .git", { timeout: 120_000 }, () => {
+  it("fails its task saying so, and the worker clones again (keeping what was left), reruns the setup script and completes the next task", async () => {
+    const agent = await agentWithToken(target);
+    const breaker = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const run = spawnWorker(workerEnv(agent.token), []);
+    try {
+      await waitForTask(target, breaker, (task) => task.status === "failed");
+      const { task } = await getTask(target, breaker);
+      expect(task.failureReason, run.log()).toMatch(
+        /project\/\.git is gone: the folder is no git checkout any more \(removed during the task\), so the task's work cannot be committed/,
+      );
+      const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+      await waitForTask(target, next, (done) => done.status === "completed");
+      expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
+      expect(() => onMain(`task-${breaker}.txt`)).toThrow();
+      const ws = path.join(root, "ws");
+      // What the breaking task left is kept for the operator, beside the new clone.
+      expect(readFileSync(path.join(ws, "project.broken", `task-${breaker}.txt`), "utf8").trim()).toBe(`from ${breaker}`);
+      expect(existsSync(path.join(ws, "project", ".git"))).toBe(true);
+      expect(run.log()).toMatch(
+        /project is no git checkout any more \(its \.git is gone: removed during a task or an idle run\); what was left in it is kept in \S+project\.broken/,
+      );
+      expect(run.log()).toMatch(/setup script start-up\.sh: running it again \(\S+project was cloned again\)/);
+    } finally {
+      run.child.kill("SIGTERM");
+      expect(await run.exited, run.log()).toBe(0);
+    }
+    // A worker started later on the same workspace works from the clone too.
+    const later = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const again = spawnWorker(workerEnv(agent.token));
+    expect(await again.exited, again.log()).toBe(0);
+    expect((await getTask(target, later)).task.status, again.log()).toBe("completed");
+  });
+
+  it("is cloned again at the next start when the worker stopped right after the task that removed it", async () => {
+    const agent = await agentWithToken(target);
+    const breaker = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const first = spawnWorker(workerEnv(agent.token));
+    expect(await first.exited, first.log()).toBe(0);
+    expect((await getTask(target, breaker)).task.status, first.log()).toBe("failed");
+    const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const again = spawnWorker(workerEnv(agent.token));
+    expect(await again.exited, again.log()).toBe(0);
+    expect((await getTask(target, next)).task.status, again.log()).toBe("completed");
+    expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
+    expect(again.log()).toContain("what was left in it is kept in");
+  });
+
+  it("still refuses a project folder that was never the worker's clone", async () => {
+    const agent = await agentWithToken(target);
+    const ws = path.join(root, "ws");
+    mkdirSync(path.join(ws, "project"), { recursive: true });
+    writeFileSync(path.join(ws, "project", "notes.txt"), "someone's own files\n");
+    const run = spawnWorker(workerEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(2);
+    expect(run.log()).toContain("is not empty and not a git checkout; refusing to clone");
+    expect(readFileSync(path.join(ws, "project", "notes.txt"), "utf8")).toBe("someone's own files\n");
+    expect(existsSync(path.join(ws, "project.broken"))).toBe(false);
   });
 });
 

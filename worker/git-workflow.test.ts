@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, w
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { git } from "./git";
 import {
   type AgentRerun,
   finishTaskBranch,
@@ -78,6 +79,30 @@ describe("git workflow", () => {
     expect(sh(origin, "branch", "--list", "task-t1")).toBe("");
     expect(sh(dir, "branch", "--list", "task-t1")).toBe("");
     expect(sh(dir, "branch", "--show-current")).toBe("main");
+  });
+
+  it("fails a task whose agent removed .git, and touches no repository around the folder", async () => {
+    // The folder sits inside another checkout: git would find that one if it looked upwards.
+    const outer = clone("outer");
+    const outerHead = sh(outer, "rev-parse", "HEAD");
+    sh(outer, "clone", "--quiet", origin, "project");
+    const dir = path.join(outer, "project");
+    const branch = await prepareTaskBranch({ ...settings(dir), taskId: "t1" });
+    writeFileSync(path.join(dir, "feature.txt"), "new feature\n");
+    rmSync(path.join(dir, ".git"), { recursive: true, force: true });
+    expect((await git(dir, ["rev-parse", "--show-toplevel"])).ok).toBe(false);
+    const outcome = await finishTaskBranch({
+      ...settings(dir),
+      branch,
+      message: "task-t1: add a feature",
+      verifyRetries: 0,
+      rerun: noRerun,
+    });
+    expect(outcome).toMatchObject({ kind: "failed", refused: true });
+    expect(outcome.kind === "failed" && outcome.reason).toContain(`${path.join(dir, ".git")} is gone`);
+    expect(sh(outer, "rev-parse", "HEAD")).toBe(outerHead);
+    expect(sh(outer, "status", "--porcelain")).toBe("?? project/");
+    expect(sh(origin, "ls-tree", "--name-only", "main")).toBe("app.txt");
   });
 
   it("does not land anything on main once the task was stopped (cancelled, taken back)", async () => {

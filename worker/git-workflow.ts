@@ -26,7 +26,7 @@ export type GitOutcome =
       leftover?: string;
     }
   | { kind: "no_changes"; branch: string }
-  /** `refused`: the agent left the remote pointing elsewhere and it could not be put back; the work is not pushed. */
+  /** `refused`: the agent left the remote pointing elsewhere and it could not be put back, or removed the checkout's .git; the work is not pushed. */
   | { kind: "failed"; branch: string; reason: string; refused?: true };
 /** The remote's addresses from the worker's start (worker/workspace-layout.ts), kept by pinRemote; `onRepinned` hears what the agent had left. */
 export type RemotePin = {
@@ -401,7 +401,15 @@ async function integrateMain({ dir, remote, main, rerun }: GitSettings & { rerun
   return null;
 }
 
-/** After the agent: gate, commit, push, fast-forward main (rebase-and-retry up to 3 times). */
+/**
+ * What to say when the checkout's .git is gone (an agent removed it; null while it is
+ * there). Nothing can be committed from the folder then; the worker clones the
+ * repository again before its next claim (worker/workspace-layout.ts, recloneIfGone).
+ */
+export function checkoutGone(dir: string): string | null {
+  return existsSync(path.join(dir, ".git")) ? null : `${path.join(dir, ".git")} is gone: the folder is no git checkout any more`;
+}
+
 /** pinRemote, as a failed outcome when the remote cannot be put back (null: it is the project's). */
 async function checkPin(
   dir: string,
@@ -418,6 +426,7 @@ async function checkPin(
   return null;
 }
 
+/** After the agent: gate, commit, push, fast-forward main (rebase-and-retry up to 3 times). */
 export async function finishTaskBranch({
   dir,
   remote,
@@ -442,6 +451,10 @@ export async function finishTaskBranch({
     /** True once the task must not land any more (cancelled, taken back, worker stopping). */
     stopped?: () => boolean;
   }): Promise<GitOutcome> {
+  // An agent that removed .git fails its task, as one that sent the remote elsewhere does: nothing of it can land.
+  const gone = checkoutGone(dir);
+  if (gone)
+    return { kind: "failed", branch, reason: `${gone} (removed during the task), so the task's work cannot be committed`, refused: true };
   // What the agent left in the checkout's config goes before the gate's own git commands run (a filter runs on a diff too).
   const beforeGate = await checkPin(dir, remote, branch, pinned, onRepinned);
   if (beforeGate) return beforeGate;

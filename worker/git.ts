@@ -5,6 +5,7 @@
 // removes what it cannot from the checkout's config before each fetch and push).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { agentProcessEnv, agentSpawnIdentity } from "./agent-user";
 
 /**
@@ -36,7 +37,9 @@ export function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promi
   return new Promise((resolve) => {
     const options = {
       cwd,
-      env: agentProcessEnv(env ?? process.env),
+      // Never a repository above cwd: a checkout whose .git an agent removed must not
+      // have its resets and cleans land in whatever repository encloses the workspace.
+      env: { ...agentProcessEnv(env ?? process.env), GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(cwd)) },
       maxBuffer: 32 * 1024 * 1024,
       ...(network ? {} : { timeout: LOCAL_GIT_TIMEOUT_MS, killSignal: "SIGKILL" as const }),
       ...agentSpawnIdentity(),

@@ -16,6 +16,8 @@ import type { WorkspaceLayout } from "./workspace-layout";
 
 export class SetupGuard {
   private ranHash: string | null = null;
+  /** Why the script must run again though it did not change (rerun), said on the log. */
+  private rerunBecause: string | null = null;
   private blocked = false;
   private unsupported = false;
   /** A report the app did not take (unreachable): sent again at the next check. */
@@ -48,7 +50,10 @@ export class SetupGuard {
     const startup = await writeStartupFile(layout.home, { global: script.global, agent: script.agent });
     // Between tasks the start-up files are as the worker left them: with the new block, they are the next start's too.
     await keepStartupBaseline(layout.root, await snapshotStartupFiles(layout.home));
-    log.info(`setup script ${startup.name}: ${this.ranHash === null ? "first run" : "it changed, running it again"}`);
+    log.info(
+      `setup script ${startup.name}: ${this.rerunBecause ? `running it again (${this.rerunBecause})` : this.ranHash === null ? "first run" : "it changed, running it again"}`,
+    );
+    this.rerunBecause = null;
     const result = await runSetupScript({
       homeDir: layout.home,
       cwd: layout.project,
@@ -66,6 +71,12 @@ export class SetupGuard {
     else log.warn(`setup script ${startup.name} failed (exit ${result.code ?? "signal"}); going on (STARTUP_SCRIPT_STRICT=false)`);
     await this.report({ status: result.ok ? "ok" : "failed", hash: script.hash, exitCode: result.code, output, blocking: this.blocked });
     return !this.blocked;
+  }
+
+  /** The next check runs the script again, changed or not (what it set up in the project is gone). */
+  rerun(because: string): void {
+    this.ranHash = null;
+    this.rerunBecause = because;
   }
 
   private async report(body: Parameters<ApiClient["setupStatus"]>[0]): Promise<void> {

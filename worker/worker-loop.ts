@@ -17,7 +17,7 @@ import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
 import { startFromKnownStartupFiles } from "./startup-baseline";
 import { runTask } from "./task-runner";
-import { ensureWorkspace, reclaimHome, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
+import { ensureWorkspace, reclaimHome, recloneIfGone, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
 
 export const WORKER_VERSION = "0.1.0";
 
@@ -154,12 +154,29 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     ? new CheckoutGate({ dir: layout.project, remote: config.remote, main: config.mainBranch, log, pinned: layout.remoteUrls })
     : null;
   let failures = 0;
+  let cloneFailures = 0;
   const crashes = new CrashGuard(config.crash);
   let lastActivity = Date.now();
   /** One idle proposal per idle stretch: after one is filed, the next waits for a task to have run. */
   let proposed = false;
   while (!shutdown.aborted) {
     await reclaimHome(layout, log);
+    try {
+      if (await recloneIfGone(layout, { repoUrl: config.repoUrl, remote: config.remote, main: config.mainBranch, log })) {
+        setup.rerun(`${layout.project} was cloned again`);
+        cloneFailures = 0;
+      }
+    } catch (error) {
+      if (!(error instanceof WorkspaceError)) throw error;
+      // Like a fetch that fails: no claim (it would find no checkout), and the next turn tries again.
+      log.error(`${error.message}: claiming no tasks until the project is cloned again`);
+      if (config.once) {
+        clearInterval(alive);
+        return 1;
+      }
+      await sleep(backoffDelay(cloneFailures++, { baseMs: 1_000, maxMs: 60_000 }), shutdown);
+      continue;
+    }
     if (!(await setup.ready())) {
       // Strict setup failure: no task is claimed (none could succeed); the script is checked again until it changes.
       if (config.once) {

@@ -4,7 +4,7 @@
 // them apart is what keeps the agent's identity out of the project's commits and
 // leaves a project's own CLAUDE.md, TOOLS.md, start-up.sh or memory/ as they are.
 import { constants, existsSync, realpathSync } from "node:fs";
-import { access, lstat, mkdir, readdir, rm } from "node:fs/promises";
+import { access, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { handOver } from "./agent-user";
 import { git } from "./git";
@@ -27,6 +27,15 @@ export type WorkspaceLayout = {
 
 export const HOME_FOLDER = "home";
 export const PROJECT_FOLDER = "project";
+/** Where what was left of the worker's clone is kept when its .git went (the last one only). */
+export const BROKEN_PROJECT_FOLDER = "project.broken";
+/** Beside project/: the REPO_URL project/ is the worker's clone of (so a project/ whose .git went is known to be one). */
+const CLONE_RECORD = "project.cloned";
+
+async function clonedHere(root: string, repoUrl: string): Promise<boolean> {
+  const recorded = await readFile(path.join(root, CLONE_RECORD), "utf8").catch(() => "");
+  return recorded.trim() === repoUrl;
+}
 
 export function layoutOf(root: string): Omit<WorkspaceLayout, "git"> {
   const resolved = path.resolve(root);
@@ -113,10 +122,19 @@ export async function ensureWorkspace({
   }
   const present = existsSync(layout.project);
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
-    if ((await readdir(layout.project)).length > 0)
-      throw new WorkspaceError(
-        `${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it. Move it away (after keeping anything of value) to clone ${repoUrl} there again`,
+    if ((await readdir(layout.project)).length > 0) {
+      if (!(await clonedHere(layout.root, repoUrl)))
+        throw new WorkspaceError(
+          `${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it. Move it away (after keeping anything of value) to clone ${repoUrl} there again`,
+        );
+      // The worker's own clone, whose .git an agent removed: kept aside (one copy), and cloned again below.
+      const broken = path.join(layout.root, BROKEN_PROJECT_FOLDER);
+      await rm(broken, { recursive: true, force: true });
+      await rename(layout.project, broken);
+      log.warn(
+        `${layout.project} is no git checkout any more (its .git is gone: removed during a task or an idle run); what was left in it is kept in ${broken}, and ${repoUrl} is cloned there again`,
       );
+    }
   }
   // The agent's user (AGENT_USER) owns both folders; git runs as that user.
   await mkdir(layout.project, { recursive: true });
@@ -158,7 +176,10 @@ export async function ensureWorkspace({
         `Remove remote.${remote}.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
     );
   }
-  if (repoUrl && isGit) await requireMainBranch(layout.project, remote, main, repoUrl);
+  if (repoUrl && isGit) {
+    await requireMainBranch(layout.project, remote, main, repoUrl);
+    await writeFile(path.join(layout.root, CLONE_RECORD), `${repoUrl}\n`);
+  }
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
 }
 
@@ -183,6 +204,24 @@ async function requireMainBranch(project: string, remote: string, main: string, 
   throw new WorkspaceError(
     `${repoUrl} has no branch ${main} (GIT_MAIN_BRANCH; its branches: ${shown}): set GIT_MAIN_BRANCH to the branch tasks start from and merge into`,
   );
+}
+
+/**
+ * Clones the project again before a claim when its .git is gone: an agent removed it
+ * (its task failed saying so, worker/git-workflow.ts finishTaskBranch), and without it
+ * every later claim would find no checkout. ensureWorkspace keeps what was left and
+ * clones; the caller runs the setup script again, since what it set up went too.
+ * False when the checkout is there; throws a WorkspaceError when the clone fails (the
+ * next call tries again).
+ */
+export async function recloneIfGone(
+  layout: WorkspaceLayout,
+  settings: { repoUrl: string; remote?: string; main?: string; log: Logger },
+): Promise<boolean> {
+  if (!layout.git || existsSync(path.join(layout.project, ".git"))) return false;
+  const again = await ensureWorkspace({ root: layout.root, ...settings });
+  if (!again.git) throw new WorkspaceError(`${layout.project} could not be cloned again from ${settings.repoUrl}`);
+  return true;
 }
 
 /**
