@@ -3,13 +3,13 @@
 // The git workflow's own steps (rebase, conflicts, verify retries) are unit tests in
 // worker/git-workflow.test.ts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FIXTURES, spawnWorker } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
-import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
+import { agentWithToken, call, createTask, getTask, saveIdentity, seedBareRepository, type Target } from "./worker-helpers";
 
 let target: Target;
 let root: string;
@@ -78,6 +78,35 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect(released, JSON.stringify(events)).toHaveLength(1);
     expect(released[0].data.reason).toMatch(/git workflow: verification failed after 1 fix attempt\(s\)[\s\S]*types: 1 error/);
     expect(sh(origin, "rev-parse", "main")).toBe(mainBefore);
+  });
+
+  it("says when the setup script leaves files the project does not ignore, which the clean before each task removes", async () => {
+    const agent = await agentWithToken(target);
+    commitToMain("bob", ".gitignore", "ignored-cache/\n");
+    await saveIdentity(
+      target,
+      agent.id,
+      "setup-script",
+      "mkdir -p ignored-cache deps\necho a > ignored-cache/a\necho b > deps/b\necho c > stray.txt",
+    );
+    const taskId = await createTask(target, { title: "add a line", agentId: agent.id });
+    const run = spawnWorker(coderEnv(agent.token));
+    expect(await run.exited, run.log()).toBe(0);
+    const said =
+      "setup script start-up.sh: it left files in the project that its .gitignore does not ignore (deps/, stray.txt); each task starts from a clean checkout (git clean -fd), which removes them before the agent runs";
+    expect(run.log()).toContain(said);
+    // Where operators read the script's output: the agent's page.
+    const shown = await call(target, "GET", `/api/v1/agents/${agent.id}`);
+    expect(shown.body.agent.setup).toMatchObject({ status: "ok" });
+    expect(shown.body.agent.setup.output).toContain(
+      "[swarmdeck worker] it left files in the project that its .gitignore does not ignore (deps/, stray.txt)",
+    );
+    // As it said: the task ran, the ignored folder stayed, the others went and none reached main.
+    expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
+    const project = path.join(root, "ws-ada", "project");
+    expect(readFileSync(path.join(project, "ignored-cache", "a"), "utf8")).toBe("a\n");
+    expect(existsSync(path.join(project, "stray.txt"))).toBe(false);
+    expect(sh(origin, "ls-tree", "--name-only", "main").split("\n")).not.toContain("stray.txt");
   });
 
   it("works through the remote GIT_REMOTE names: clones under that name and merges into the project through it", async () => {

@@ -73,6 +73,18 @@ export async function identity(target: Target, agentId: string, slug: string) {
   return reply.body as { content: string; versionId: string | null };
 }
 
+/** An operator's edit of one of the agent's identity files (its setup script too); answers the new version. */
+export async function saveIdentity(target: Target, agentId: string, slug: string, content: string) {
+  const before = await identity(target, agentId, slug);
+  const reply = await call(target, "PUT", `/api/v1/agents/${agentId}/identity/${slug}`, {
+    content,
+    baseVersionId: before.versionId,
+    reason: "set by the test",
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.versionId as string;
+}
+
 /** A bare repository at `origin` with one commit on main (app.txt): the project the workers clone. */
 export function seedBareRepository(origin: string): void {
   execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", origin]);

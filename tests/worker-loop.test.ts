@@ -17,6 +17,7 @@ import {
   createTask,
   getTask,
   identity,
+  saveIdentity as saveIdentityAs,
   setGlobalSetupScript,
   storeUncheckedIdentityVersion,
   type Target,
@@ -51,16 +52,7 @@ function worker(token: string, dir: string, env: Record<string, string>, args = 
 }
 
 /** An operator's save of one of the agent's identity files, through the operator API. */
-async function saveIdentity(agentId: string, slug: string, content: string) {
-  const before = await identity(target, agentId, slug);
-  const reply = await call(target, "PUT", `/api/v1/agents/${agentId}/identity/${slug}`, {
-    content,
-    baseVersionId: before.versionId,
-    reason: "set by the test",
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body.versionId as string;
-}
+const saveIdentity = (agentId: string, slug: string, content: string) => saveIdentityAs(target, agentId, slug, content);
 
 async function versions(agentId: string, slug: string) {
   const reply = await call(target, "GET", `/api/v1/agents/${agentId}/identity/${slug}/versions`);

@@ -46,6 +46,22 @@ export async function isGitWorkspace(dir: string): Promise<boolean> {
   return result.ok && realpathSync(result.stdout.trim()) === realpathSync(dir);
 }
 
+/**
+ * The checkout's untracked files that the project does not ignore, as git status
+ * shows them (a new folder as one entry, `node_modules/`): what the clean before
+ * each task removes. Empty when git cannot tell.
+ */
+export async function unignoredUntracked(dir: string): Promise<Set<string>> {
+  const result = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
+  if (!result.ok) return new Set();
+  return new Set(
+    result.stdout
+      .split("\0")
+      .filter((entry) => entry.startsWith("?? "))
+      .map((entry) => entry.slice(3)),
+  );
+}
+
 /** A remote's addresses as git resolves them (url, pushurl and insteadOf rules applied). */
 export type RemoteUrls = { fetch: string; push: string };
 

@@ -8,6 +8,7 @@
 import { agentEnv } from "./agent-env";
 import { type ApiClient, WorkerApiError } from "./api-client";
 import type { WorkerConfig } from "./config";
+import { unignoredUntracked } from "./git-workflow";
 import { type Logger, tail } from "./log";
 import { runSetupScript } from "./setup-runner";
 import { keepStartupBaseline } from "./startup-baseline";
@@ -54,6 +55,7 @@ export class SetupGuard {
       `setup script ${startup.name}: ${this.rerunBecause ? `running it again (${this.rerunBecause})` : this.ranHash === null ? "first run" : "it changed, running it again"}`,
     );
     this.rerunBecause = null;
+    const before = layout.git ? await unignoredUntracked(layout.project) : null;
     const result = await runSetupScript({
       homeDir: layout.home,
       cwd: layout.project,
@@ -62,7 +64,14 @@ export class SetupGuard {
     });
     this.ranHash = script.hash;
     this.blocked = !result.ok && config.startupStrict;
-    const output = tail(result.output, 16_000);
+    let output = tail(result.output, 16_000);
+    const lost = before ? await this.cleanedAway(before) : null;
+    if (lost) {
+      log.warn(`setup script ${startup.name}: ${lost}`);
+      // On the agent's page too, where operators read the script's output.
+      const note = `[swarmdeck worker] ${lost}\n`;
+      output = tail(output && !output.endsWith("\n") ? `${output}\n${note}` : `${output}${note}`, 16_000);
+    }
     if (result.ok) log.info(`setup script ${startup.name} ran in ${result.durationMs} ms`);
     else if (this.blocked)
       log.error(
@@ -71,6 +80,20 @@ export class SetupGuard {
     else log.warn(`setup script ${startup.name} failed (exit ${result.code ?? "signal"}); going on (STARTUP_SCRIPT_STRICT=false)`);
     await this.report({ status: result.ok ? "ok" : "failed", hash: script.hash, exitCode: result.code, output, blocking: this.blocked });
     return !this.blocked;
+  }
+
+  /**
+   * What the script made in the checkout that the project does not ignore: the clean
+   * before each task (git clean -fd) removes it, so the tasks would run without it.
+   */
+  private async cleanedAway(before: Set<string>): Promise<string | null> {
+    const made = [...(await unignoredUntracked(this.options.layout.project))].filter((entry) => !before.has(entry));
+    if (made.length === 0) return null;
+    const shown = made.slice(0, 5).join(", ") + (made.length > 5 ? `, and ${made.length - 5} more` : "");
+    return (
+      `it left files in the project that its .gitignore does not ignore (${shown}); each task starts from a clean checkout ` +
+      "(git clean -fd), which removes them before the agent runs. Ignore them in the project's .gitignore, or put them in $SWARMDECK_HOME"
+    );
   }
 
   /** The next check runs the script again, changed or not (what it set up in the project is gone). */
