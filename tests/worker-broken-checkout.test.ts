@@ -3,7 +3,18 @@
 // step by step", step 2): the real worker on a local bare repository, one agent script
 // per task (its title says what it does).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -75,7 +86,8 @@ function workerEnv(token: string) {
   };
 }
 
-const onMain = (file: string) => execFileSync("git", ["show", `main:${file}`], { cwd: origin, encoding: "utf8" }).trim();
+const onMain = (file: string) =>
+  execFileSync("git", ["-c", "safe.directory=*", "show", `main:${file}`], { cwd: origin, encoding: "utf8" }).trim();
 
 beforeAll(() => {
   target = server();
@@ -188,16 +200,71 @@ describe("an agent that removes the checkout's .git", { timeout: 120_000 }, () =
     expect(again.log()).toContain("what was left in it is kept in");
   });
 
-  it("still refuses a project folder that was never the worker's clone", async () => {
+  it("still refuses a project folder that was never the worker's clone, or was put in its place since", async () => {
     const agent = await agentWithToken(target);
     const ws = path.join(root, "ws");
-    mkdirSync(path.join(ws, "project"), { recursive: true });
-    writeFileSync(path.join(ws, "project", "notes.txt"), "someone's own files\n");
-    const run = spawnWorker(workerEnv(agent.token));
+    const ownFolder = () => {
+      mkdirSync(path.join(ws, "project"), { recursive: true });
+      writeFileSync(path.join(ws, "project", "notes.txt"), "someone's own files\n");
+    };
+    const refused = async () => {
+      const run = spawnWorker(workerEnv(agent.token));
+      expect(await run.exited, run.log()).toBe(2);
+      expect(run.log()).toContain("is not empty and not a git checkout; refusing to clone");
+      expect(readFileSync(path.join(ws, "project", "notes.txt"), "utf8")).toBe("someone's own files\n");
+      expect(existsSync(path.join(ws, "project.broken"))).toBe(false);
+    };
+    ownFolder();
+    await refused();
+    // The worker's clone, moved away by the operator, and a folder of their own in its place.
+    rmSync(path.join(ws, "project"), { recursive: true });
+    const clone = spawnWorker(workerEnv(agent.token));
+    expect(await clone.exited, clone.log()).toBe(0);
+    renameSync(path.join(ws, "project"), path.join(root, "kept-clone"));
+    ownFolder();
+    await refused();
+  });
+
+  it("without REPO_URL (a checkout put in project/ by hand) stops the worker (exit 2), since there is nothing to clone again from", async () => {
+    const agent = await agentWithToken(target);
+    const ws = path.join(root, "ws");
+    mkdirSync(ws);
+    sh(ws, "clone", "--quiet", origin, "project");
+    const breaker = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+    const { REPO_URL: _none, ...withoutRepo } = workerEnv(agent.token);
+    const run = spawnWorker(withoutRepo, []);
     expect(await run.exited, run.log()).toBe(2);
-    expect(run.log()).toContain("is not empty and not a git checkout; refusing to clone");
-    expect(readFileSync(path.join(ws, "project", "notes.txt"), "utf8")).toBe("someone's own files\n");
-    expect(existsSync(path.join(ws, "project.broken"))).toBe(false);
+    expect((await getTask(target, breaker)).task.status).toBe("failed");
+    expect(run.log()).toMatch(
+      /project\/\.git is gone \(removed during a task or an idle run\), and without REPO_URL there is nothing to clone it again from: put the checkout back, or set REPO_URL; no task was claimed \(exit 2\)/,
+    );
+    expect((await getTask(target, next)).task).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("with AGENT_USER: the clone is the agent's again, and the copy kept the time before is removed as the agent's user", async () => {
+    const agentUid = 47_125;
+    chmodSync(root, 0o755);
+    // The agent's git pushes to the project, so the repository is the agent's user's to write.
+    execFileSync("chown", ["-R", String(agentUid), origin]);
+    const agent = await agentWithToken(target);
+    const first = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const second = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const run = spawnWorker({ ...workerEnv(agent.token), AGENT_USER: String(agentUid) }, []);
+    try {
+      await waitForTask(target, second, (task) => task.status === "failed", 60_000);
+      const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
+      await waitForTask(target, next, (task) => task.status === "completed", 60_000);
+      expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
+      const ws = path.join(root, "ws");
+      expect(readdirSync(path.join(ws, "project.broken")).filter((name) => name.startsWith("task-"))).toEqual([`task-${second}.txt`]);
+      expect(statSync(path.join(ws, "project")).uid).toBe(agentUid);
+      expect(statSync(path.join(ws, "project", ".git")).uid).toBe(agentUid);
+      expect((await getTask(target, first)).task.status).toBe("failed");
+    } finally {
+      run.child.kill("SIGTERM");
+      expect(await run.exited, run.log()).toBe(0);
+    }
   });
 });
 

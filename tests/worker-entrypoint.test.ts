@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES } from "../worker/test-support/run-worker";
 import { server } from "./support/client";
-import { agentWithToken, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
+import { agentWithToken, call, createTask, getTask, seedBareRepository, type Target } from "./worker-helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 // The image's agent user (worker/Dockerfile); a bare uid here, as this machine has no such user.
@@ -75,7 +75,10 @@ describe("worker/entrypoint.sh outside Docker", { timeout: 120_000 }, () => {
       AGENT_USER: String(AGENT_UID),
     });
     expect(await run.exited, run.log()).toBe(0);
-    expect(run.log()).toContain(`agent: ${agent.name}`);
+    // The worker registers, once: the entrypoint does not (each registration is an audit entry, and counted per hour).
+    expect(run.log()).toContain(`registered as agent ${agent.name}`);
+    const registrations = await call(target, "GET", `/api/v1/audit?action=worker.registered&agentId=${agent.id}`);
+    expect(registrations.body.events, run.log()).toHaveLength(1);
     expect(readFileSync(path.join(config, ".credentials.json"), "utf8")).toContain("accessToken");
     const { task } = await getTask(target, taskId);
     expect(task.status, run.log()).toBe("completed");
@@ -83,9 +86,15 @@ describe("worker/entrypoint.sh outside Docker", { timeout: 120_000 }, () => {
     expect(existsSync(path.join(root, "workspace", "project", ".git"))).toBe(true);
     expect(existsSync(path.join(root, "workspace", "home", "SOUL.md"))).toBe(true);
     expect(existsSync(path.join(config, "projects"))).toBe(true);
-    // Git's identity is in a global file every user reads and only the worker's user writes.
+    // The checkout commits as the agent; git's global settings are in a file every user reads and only the worker's user writes.
     const gitconfig = path.join(root, "workspace", ".gitconfig");
-    expect(execFileSync("git", ["config", "--file", gitconfig, "user.name"]).toString().trim()).toBe(agent.name);
+    const checkout = path.join(root, "workspace", "project");
+    const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: gitconfig };
+    expect(
+      execFileSync("git", ["-c", `safe.directory=${checkout}`, "config", "user.name"], { cwd: checkout, env: gitEnv })
+        .toString()
+        .trim(),
+    ).toBe(agent.name);
     expect(run.log()).toContain(`the agent runs as ${AGENT_UID} (uid ${AGENT_UID}), apart from the worker (root)`);
     // Claude Code ran as the agent's user: its saved session, its config and the checkout are that user's, not root's.
     const [projectFolder] = readdirSync(path.join(config, "projects"));

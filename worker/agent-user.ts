@@ -7,7 +7,8 @@
 // out of the worker's /proc entries. Every such process also gets an environment
 // without the worker's credentials, separated or not.
 import { execFile, execFileSync } from "node:child_process";
-import { chown, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chown, lstat, mkdir, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { RUN_VARIABLE, runMarker } from "./leftover-agents";
 
@@ -94,6 +95,28 @@ export async function handOver(dirs: string[]): Promise<void> {
       error ? reject(new AgentUserError(`chown ${owner} failed: ${stderr.trim() || error.message}`)) : resolve(),
     ),
   );
+}
+
+/**
+ * Removes a tree the agent owned (WORKSPACE_DIR/project.broken). With AGENT_USER, its
+ * contents go as the agent's user, so a link a process of the agent swaps in during
+ * the removal leads nowhere the agent could not delete already; the emptied folder
+ * itself (in the worker's own WORKSPACE_DIR) goes as the worker. True when it is gone.
+ */
+export async function removeAgentTree(dir: string): Promise<boolean> {
+  if (!agentUser) {
+    await rm(dir, { recursive: true, force: true });
+    return !existsSync(dir);
+  }
+  const found = await lstat(dir).catch(() => null);
+  if (!found) return true;
+  if (found.isDirectory()) {
+    const { uid, gid } = agentUser;
+    // rm reports the folder itself, which only the worker may unlink: its contents are what counts.
+    await new Promise<void>((resolve) => execFile("rm", ["-rf", "--", dir], { uid, gid }, () => resolve()));
+    await rmdir(dir).catch(() => {});
+  } else await rm(dir, { force: true });
+  return !existsSync(dir);
 }
 
 /** One file the worker wrote for the agent alone (e.g. a config holding the task's control secret). */

@@ -33,6 +33,8 @@ describe("container files", () => {
     expect(entry).toContain("is not writable: give each worker its own volume there");
     // The worker clones into $WORKSPACE_DIR/project itself (worker/workspace-layout.ts); the entrypoint only names the source.
     expect(entry).not.toContain("git clone");
+    // Nor does it register: the worker does, once a start (registrations are audited and counted per agent and hour).
+    expect(entry).not.toContain("/api/worker/register");
     expect(entry).toMatch(/REPO_URL="\$REPO_PATH"/);
     expect(entry).toMatch(/^exec node --import tsx "\$\(dirname "\$\(readlink -f "\$0"\)"\)\/main\.ts" "\$@"$/m);
   });

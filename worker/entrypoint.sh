@@ -78,22 +78,12 @@ elif [ -z "${AGENT_COMMAND:-}" ]; then
   die "set HARNESS=claude or AGENT_COMMAND"
 fi
 
-# 2. Who am I: the token says which agent this is (register is idempotent).
+# 2. Who am I: the token says which agent this is. The worker registers with it (the
+#    app counts registrations per agent and hour, and audits each one, so this script
+#    does not register too), and gives each checkout the registered agent's name as its
+#    git identity unless one is set (worker/task-runner.ts, ensureGitIdentity).
 AGENT_NAME="${AGENT_NAME:-}"
-if [ -z "$AGENT_NAME" ]; then
-  for attempt in 1 2 3 4 5 6 7 8 9 10; do
-    if answer="$(curl -fsS -X POST "$SWARMDECK_URL/api/worker/register" \
-        -H "Authorization: Bearer $SWARMDECK_TOKEN" -H 'Content-Type: application/json' \
-        -d "{\"version\":\"entrypoint\",\"hostname\":\"$(hostname)\",\"harness\":\"$HARNESS\"}" 2>/dev/null)"; then
-      AGENT_NAME="$(printf '%s' "$answer" | jq -r '.agent.name // empty')"
-      break
-    fi
-    log "the app is not answering yet (attempt $attempt); retrying"
-    sleep $((attempt * 2))
-  done
-fi
-AGENT_NAME="${AGENT_NAME:-swarmdeck-agent}"
-log "agent: $AGENT_NAME"
+if [ -n "$AGENT_NAME" ]; then log "agent: $AGENT_NAME"; else log "agent: the one the token names (the worker registers)"; fi
 
 # 3. The repository: REPO_URL, else the bare repository mounted at REPO_PATH. The worker
 #    clones it into $WORKSPACE_DIR/project and keeps the agent's own files in
@@ -115,9 +105,11 @@ else
   log "no REPO_URL and nothing at $REPO_PATH: the agent works in a plain folder (no git workflow)"
 fi
 
-# 4. Git identity from the agent's name.
-git config --global user.name "$AGENT_NAME"
-git config --global user.email "${AGENT_NAME}@swarmdeck.local"
+# 4. Git identity from AGENT_NAME when it is set (else the worker's, as above).
+if [ -n "$AGENT_NAME" ]; then
+  git config --global user.name "$AGENT_NAME"
+  git config --global user.email "${AGENT_NAME}@swarmdeck.local"
+fi
 
 # 5. Hand over to the worker beside this script (/app/worker/main.ts in the image; exec: it gets SIGTERM itself and gives back its task).
 exec node --import tsx "$(dirname "$(readlink -f "$0")")/main.ts" "$@"

@@ -91,6 +91,9 @@ describe("git workflow", () => {
     writeFileSync(path.join(dir, "feature.txt"), "new feature\n");
     rmSync(path.join(dir, ".git"), { recursive: true, force: true });
     expect((await git(dir, ["rev-parse", "--show-toplevel"])).ok).toBe(false);
+    // The next task's checkout (fetch, checkout -f, clean) finds no repository either, rather than the enclosing one.
+    await expect(prepareTaskBranch({ ...settings(dir), taskId: "t2" })).rejects.toThrow(/not a git repository/);
+    expect(readFileSync(path.join(dir, "feature.txt"), "utf8")).toBe("new feature\n");
     const outcome = await finishTaskBranch({
       ...settings(dir),
       branch,

@@ -61,7 +61,11 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
       // The app limits how often one agent registers (lib/api/worker-quotas.ts): a worker
       // restarted in a loop waits here for the time the 429 names, claiming nothing.
       if (error instanceof WorkerApiError && error.retryAfterMs !== null) {
-        const delay = Math.max(backoffDelay(attempt), error.retryAfterMs);
+        // A little later than asked, by chance: an agent's workers refused together do not all come back at once.
+        const delay = Math.max(
+          backoffDelay(attempt),
+          error.retryAfterMs + Math.round(Math.random() * Math.min(error.retryAfterMs / 10, 30_000)),
+        );
         log.warn(
           `register: the app refused for now (429: ${error.appMessage}); trying again in ${Math.ceil(delay / 1000)} s, claiming nothing until then`,
         );
@@ -168,6 +172,11 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       }
     } catch (error) {
       if (!(error instanceof WorkspaceError)) throw error;
+      if (error.fatal) {
+        log.error(`${error.message}; no task was claimed (exit 2)`);
+        clearInterval(alive);
+        return 2;
+      }
       // Like a fetch that fails: no claim (it would find no checkout), and the next turn tries again.
       log.error(`${error.message}: claiming no tasks until the project is cloned again`);
       if (config.once) {

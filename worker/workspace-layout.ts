@@ -6,7 +6,7 @@
 import { constants, existsSync, realpathSync } from "node:fs";
 import { access, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { handOver } from "./agent-user";
+import { handOver, removeAgentTree } from "./agent-user";
 import { git } from "./git";
 import { removeRedirects } from "./git-config-guard";
 import { isGitWorkspace, type RemoteUrls, remoteUrls, writtenAddresses } from "./git-workflow";
@@ -29,12 +29,25 @@ export const HOME_FOLDER = "home";
 export const PROJECT_FOLDER = "project";
 /** Where what was left of the worker's clone is kept when its .git went (the last one only). */
 export const BROKEN_PROJECT_FOLDER = "project.broken";
-/** Beside project/: the REPO_URL project/ is the worker's clone of (so a project/ whose .git went is known to be one). */
+/**
+ * Beside project/: the REPO_URL project/ is the worker's checkout of, and that folder's
+ * device and inode, so a project/ whose .git went is known to be that very folder, not
+ * one put there since.
+ */
 const CLONE_RECORD = "project.cloned";
 
-async function clonedHere(root: string, repoUrl: string): Promise<boolean> {
-  const recorded = await readFile(path.join(root, CLONE_RECORD), "utf8").catch(() => "");
-  return recorded.trim() === repoUrl;
+async function clonedHere(root: string, project: string, repoUrl: string): Promise<boolean> {
+  try {
+    const recorded = JSON.parse(await readFile(path.join(root, CLONE_RECORD), "utf8")) as {
+      repoUrl?: unknown;
+      dev?: unknown;
+      ino?: unknown;
+    };
+    const { dev, ino } = await lstat(project);
+    return recorded.repoUrl === repoUrl && recorded.dev === dev && recorded.ino === ino;
+  } catch {
+    return false;
+  }
 }
 
 export function layoutOf(root: string): Omit<WorkspaceLayout, "git"> {
@@ -42,7 +55,14 @@ export function layoutOf(root: string): Omit<WorkspaceLayout, "git"> {
   return { root: resolved, home: path.join(resolved, HOME_FOLDER), project: path.join(resolved, PROJECT_FOLDER) };
 }
 
-export class WorkspaceError extends Error {}
+export class WorkspaceError extends Error {
+  /** A retry cannot help (the operator has to act): the worker stops (exit 2). */
+  readonly fatal: boolean;
+  constructor(message: string, { fatal = false } = {}) {
+    super(message);
+    this.fatal = fatal;
+  }
+}
 
 /**
  * The git work tree `dir` is, or would be, in (its top level), if any: the nearest
@@ -123,13 +143,19 @@ export async function ensureWorkspace({
   const present = existsSync(layout.project);
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
     if ((await readdir(layout.project)).length > 0) {
-      if (!(await clonedHere(layout.root, repoUrl)))
+      // Only the worker's own clone whose .git is gone altogether: a .git that git cannot
+      // read (another owner, a broken config) may hold work, and is the operator's to fix.
+      const gitGone = !existsSync(path.join(layout.project, ".git"));
+      if (!gitGone || !(await clonedHere(layout.root, layout.project, repoUrl)))
         throw new WorkspaceError(
           `${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it. Move it away (after keeping anything of value) to clone ${repoUrl} there again`,
         );
-      // The worker's own clone, whose .git an agent removed: kept aside (one copy), and cloned again below.
+      // Kept aside (one copy), and cloned again below.
       const broken = path.join(layout.root, BROKEN_PROJECT_FOLDER);
-      await rm(broken, { recursive: true, force: true });
+      if (!(await removeAgentTree(broken)))
+        throw new WorkspaceError(
+          `${layout.project}/.git is gone, and the copy kept from the last time (${broken}) cannot be removed to keep this one: remove ${broken} to have ${repoUrl} cloned again`,
+        );
       await rename(layout.project, broken);
       log.warn(
         `${layout.project} is no git checkout any more (its .git is gone: removed during a task or an idle run); what was left in it is kept in ${broken}, and ${repoUrl} is cloned there again`,
@@ -178,7 +204,8 @@ export async function ensureWorkspace({
   }
   if (repoUrl && isGit) {
     await requireMainBranch(layout.project, remote, main, repoUrl);
-    await writeFile(path.join(layout.root, CLONE_RECORD), `${repoUrl}\n`);
+    const { dev, ino } = await lstat(layout.project);
+    await writeFile(path.join(layout.root, CLONE_RECORD), `${JSON.stringify({ repoUrl, dev, ino })}\n`);
   }
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
 }
@@ -219,6 +246,11 @@ export async function recloneIfGone(
   settings: { repoUrl: string; remote?: string; main?: string; log: Logger },
 ): Promise<boolean> {
   if (!layout.git || existsSync(path.join(layout.project, ".git"))) return false;
+  if (!settings.repoUrl)
+    throw new WorkspaceError(
+      `${layout.project}/.git is gone (removed during a task or an idle run), and without REPO_URL there is nothing to clone it again from: put the checkout back, or set REPO_URL`,
+      { fatal: true },
+    );
   const again = await ensureWorkspace({ root: layout.root, ...settings });
   if (!again.git) throw new WorkspaceError(`${layout.project} could not be cloned again from ${settings.repoUrl}`);
   return true;
