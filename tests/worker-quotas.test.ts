@@ -141,7 +141,7 @@ describe("per-agent limits on the worker API", () => {
     expect((await call(other.token, "POST", "/api/worker/register", { version: "1", hostname: "h", harness: "command" })).status).toBe(200);
   });
 
-  it("a worker refused at registration waits for the Retry-After, claims nothing, and stops cleanly on SIGTERM", {
+  it("a worker refused at registration waits for the Retry-After, claims nothing, and stops cleanly on SIGTERM; with --once it exits 1", {
     timeout: 60_000,
   }, async () => {
     const agent = await workerAgent("quota-register-worker");
@@ -167,6 +167,15 @@ describe("per-agent limits on the worker API", () => {
       expect(worker.child.exitCode).toBeNull();
       worker.child.kill("SIGTERM");
       expect(await worker.exited, worker.log()).toBe(0);
+      // A single run (--once) does not wait the hour out: it says so and exits 1.
+      const once = spawnWorker({
+        SWARMDECK_URL: app.baseUrl,
+        SWARMDECK_TOKEN: agent.token,
+        WORKSPACE_DIR: workspace,
+        AGENT_COMMAND: "true",
+      });
+      expect(await once.exited, once.log()).toBe(1);
+      expect(once.log()).toMatch(/register: the app refused for now \(429: .*\); exiting without claiming a task \(--once\)/);
       const after = await call(app.adminToken, "GET", `/api/v1/tasks/${task.body.task.id}`);
       expect(after.body.task).toMatchObject({ status: "pending", attempts: 0 });
     } finally {

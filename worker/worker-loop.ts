@@ -60,6 +60,10 @@ async function register(config: WorkerConfig, api: ReturnType<typeof createApiCl
       if (error instanceof WorkerApiError && !error.transient) throw error;
       // The app limits how often one agent registers (lib/api/worker-quotas.ts): a worker
       // restarted in a loop waits here for the time the 429 names, claiming nothing.
+      if (error instanceof WorkerApiError && error.retryAfterMs !== null && config.once) {
+        log.error(`register: the app refused for now (429: ${error.appMessage}); exiting without claiming a task (--once)`);
+        return "refused_for_now" as const;
+      }
       if (error instanceof WorkerApiError && error.retryAfterMs !== null) {
         // A little later than asked, by chance: an agent's workers refused together do not all come back at once.
         const delay = Math.max(
@@ -103,6 +107,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
   if (registered === "wrong_setting") return 2;
+  if (registered === "refused_for_now") return 1;
   const { agent } = registered;
   let layout: WorkspaceLayout;
   setAgentUser(config.agentUser, config.workspaceDir);

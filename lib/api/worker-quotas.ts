@@ -29,8 +29,9 @@ const LIMITS: Record<WorkerQuota, { limit: number; what: string }> = {
   offered_tasks: { limit: perHour("SWARMDECK_WORKER_OFFERED_TASKS_PER_HOUR", 60), what: "tasks offered" },
   // A built-in change is compiled and test-run on the app's own host (lib/tools/builtin-changes.ts).
   tool_changes: { limit: perHour("SWARMDECK_WORKER_TOOL_CHANGES_PER_HOUR", 60), what: "tool writes and built-in tool changes" },
-  // A worker registers once when it starts (worker/worker-loop.ts), and waits for the Retry-After when refused.
-  registrations: { limit: perHour("SWARMDECK_WORKER_REGISTRATIONS_PER_HOUR", 60), what: "worker registrations" },
+  // A worker registers once when it starts (worker/worker-loop.ts), and waits for the Retry-After when refused
+  // (with --once it exits 1): room for a worker started every 30 s, not for one restarted in a tight loop.
+  registrations: { limit: perHour("SWARMDECK_WORKER_REGISTRATIONS_PER_HOUR", 120), what: "worker registrations" },
 };
 
 let limiters: Record<WorkerQuota, RateLimiterAbstract> | undefined;
