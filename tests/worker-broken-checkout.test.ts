@@ -223,6 +223,15 @@ describe("an agent that removes the checkout's .git", { timeout: 120_000 }, () =
     renameSync(path.join(ws, "project"), path.join(root, "kept-clone"));
     ownFolder();
     await refused();
+    // A .git git cannot use may still hold work: refused too, with git's words, and left where it is.
+    rmSync(path.join(ws, "project"), { recursive: true });
+    renameSync(path.join(root, "kept-clone"), path.join(ws, "project"));
+    writeFileSync(path.join(ws, "project", ".git", "HEAD"), "not a ref\n");
+    const unreadable = spawnWorker(workerEnv(agent.token));
+    expect(await unreadable.exited, unreadable.log()).toBe(2);
+    expect(unreadable.log()).toMatch(/project\/\.git is there, but git cannot use it as a checkout \(.+\); refusing to clone/);
+    expect(existsSync(path.join(ws, "project", "app.txt"))).toBe(true);
+    expect(existsSync(path.join(ws, "project.broken"))).toBe(false);
   });
 
   it("without REPO_URL (a checkout put in project/ by hand) stops the worker (exit 2), since there is nothing to clone again from", async () => {
@@ -237,7 +246,14 @@ describe("an agent that removes the checkout's .git", { timeout: 120_000 }, () =
     expect(await run.exited, run.log()).toBe(2);
     expect((await getTask(target, breaker)).task.status).toBe("failed");
     expect(run.log()).toMatch(
-      /project\/\.git is gone \(removed during a task or an idle run\), and without REPO_URL there is nothing to clone it again from: put the checkout back, or set REPO_URL; no task was claimed \(exit 2\)/,
+      /project\/\.git is gone \(removed during a task or an idle run\), and without REPO_URL there is nothing to clone it again from: put the checkout back, or set REPO_URL \(or remove \S+project\.cloned to have the agent work in the folder as it is, without git\); no task was claimed \(exit 2\)/,
+    );
+    expect((await getTask(target, next)).task).toMatchObject({ status: "pending", attempts: 0 });
+    // Started again, it does not take the leftovers for a plain work folder.
+    const again = spawnWorker(withoutRepo);
+    expect(await again.exited, again.log()).toBe(2);
+    expect(again.log()).toContain(
+      "project/.git is gone (removed during a task or an idle run), and without REPO_URL there is nothing to clone it again from",
     );
     expect((await getTask(target, next)).task).toMatchObject({ status: "pending", attempts: 0 });
   });
@@ -248,19 +264,35 @@ describe("an agent that removes the checkout's .git", { timeout: 120_000 }, () =
     // The agent's git pushes to the project, so the repository is the agent's user's to write.
     execFileSync("chown", ["-R", String(agentUid), origin]);
     const agent = await agentWithToken(target);
-    const first = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
-    const second = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+    const ws = path.join(root, "ws");
+    const broken = path.join(ws, "project.broken");
+    const kept = () => readdirSync(broken).filter((name) => name.startsWith("task-"));
+    const breaks = async () => {
+      const taskId = await createTask(target, { title: "remove the checkout's git folder", agentId: agent.id });
+      await waitForTask(target, taskId, (task) => task.status === "failed", 60_000);
+      return taskId;
+    };
     const run = spawnWorker({ ...workerEnv(agent.token), AGENT_USER: String(agentUid) }, []);
     try {
-      await waitForTask(target, second, (task) => task.status === "failed", 60_000);
+      await breaks();
+      const second = await breaks();
       const next = await createTask(target, { title: "an ordinary task", agentId: agent.id });
       await waitForTask(target, next, (task) => task.status === "completed", 60_000);
       expect(onMain(`task-${next}.txt`)).toBe(`from ${next}`);
-      const ws = path.join(root, "ws");
-      expect(readdirSync(path.join(ws, "project.broken")).filter((name) => name.startsWith("task-"))).toEqual([`task-${second}.txt`]);
+      expect(kept()).toEqual([`task-${second}.txt`]);
       expect(statSync(path.join(ws, "project")).uid).toBe(agentUid);
       expect(statSync(path.join(ws, "project", ".git")).uid).toBe(agentUid);
-      expect((await getTask(target, first)).task.status).toBe("failed");
+      // Something in the kept copy the agent's user may not delete (root's): the worker's removal, as that user, cannot either.
+      mkdirSync(path.join(broken, "roots"), { mode: 0o755 });
+      writeFileSync(path.join(broken, "roots", "file"), "root's\n");
+      const third = await breaks();
+      await run.waitFor(
+        /project\.broken\) cannot be removed to keep this one \(rm: cannot remove '\S+roots\/file': Permission denied\)/,
+        30_000,
+      );
+      expect(readFileSync(path.join(broken, "roots", "file"), "utf8")).toBe("root's\n");
+      // What the last task left stays where it was, not moved over what could not be removed.
+      expect(readFileSync(path.join(ws, "project", `task-${third}.txt`), "utf8").trim()).toBe(`from ${third}`);
     } finally {
       run.child.kill("SIGTERM");
       expect(await run.exited, run.log()).toBe(0);

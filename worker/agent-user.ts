@@ -8,7 +8,7 @@
 // without the worker's credentials, separated or not.
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chown, lstat, mkdir, rm, rmdir } from "node:fs/promises";
+import { chown, lstat, mkdir, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { RUN_VARIABLE, runMarker } from "./leftover-agents";
 
@@ -99,24 +99,27 @@ export async function handOver(dirs: string[]): Promise<void> {
 
 /**
  * Removes a tree the agent owned (WORKSPACE_DIR/project.broken). With AGENT_USER, its
- * contents go as the agent's user, so a link a process of the agent swaps in during
- * the removal leads nowhere the agent could not delete already; the emptied folder
- * itself (in the worker's own WORKSPACE_DIR) goes as the worker. True when it is gone.
+ * contents go as the agent's user (with the agent's environment: no worker secrets),
+ * so a link a process of the agent swaps in during the removal leads nowhere the
+ * agent could not delete already; the emptied folder itself (in the worker's own
+ * WORKSPACE_DIR) goes as the worker. Folders the agent made read-only are made
+ * writable first. Answers null when the tree is gone, else what stood in the way.
  */
-export async function removeAgentTree(dir: string): Promise<boolean> {
-  if (!agentUser) {
-    await rm(dir, { recursive: true, force: true });
-    return !existsSync(dir);
-  }
+export async function removeAgentTree(dir: string): Promise<string | null> {
   const found = await lstat(dir).catch(() => null);
-  if (!found) return true;
-  if (found.isDirectory()) {
-    const { uid, gid } = agentUser;
-    // rm reports the folder itself, which only the worker may unlink: its contents are what counts.
-    await new Promise<void>((resolve) => execFile("rm", ["-rf", "--", dir], { uid, gid }, () => resolve()));
-    await rmdir(dir).catch(() => {});
-  } else await rm(dir, { force: true });
-  return !existsSync(dir);
+  if (!found) return null;
+  const run = (command: string, args: string[]) =>
+    new Promise<string>((resolve) =>
+      execFile(command, args, { env: agentProcessEnv(process.env), ...agentSpawnIdentity() }, (_error, _stdout, stderr) =>
+        resolve(String(stderr).trim()),
+      ),
+    );
+  if (found.isDirectory()) await run("chmod", ["-R", "u+rwX", "--", dir]);
+  // As the agent, rm reports the folder itself, which only the worker may unlink: what is left counts.
+  const said = await run("rm", ["-rf", "--", dir]);
+  await rmdir(dir).catch(() => {});
+  if (!existsSync(dir)) return null;
+  return said.split("\n").find((line) => !line.includes(`'${dir}'`)) || said.split("\n")[0] || "it is still there";
 }
 
 /** One file the worker wrote for the agent alone (e.g. a config holding the task's control secret). */

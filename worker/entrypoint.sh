@@ -105,10 +105,14 @@ else
   log "no REPO_URL and nothing at $REPO_PATH: the agent works in a plain folder (no git workflow)"
 fi
 
-# 4. Git identity from AGENT_NAME when it is set (else the worker's, as above).
+# 4. Git identity from AGENT_NAME when it is set (else the worker's, as above: what an
+#    earlier version of this script wrote here, possibly a stand-in name, is dropped).
 if [ -n "$AGENT_NAME" ]; then
   git config --global user.name "$AGENT_NAME"
   git config --global user.email "${AGENT_NAME}@swarmdeck.local"
+else
+  git config --global --unset-all user.name || true
+  git config --global --unset-all user.email || true
 fi
 
 # 5. Hand over to the worker beside this script (/app/worker/main.ts in the image; exec: it gets SIGTERM itself and gives back its task).

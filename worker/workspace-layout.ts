@@ -30,21 +30,18 @@ export const PROJECT_FOLDER = "project";
 /** Where what was left of the worker's clone is kept when its .git went (the last one only). */
 export const BROKEN_PROJECT_FOLDER = "project.broken";
 /**
- * Beside project/: the REPO_URL project/ is the worker's checkout of, and that folder's
- * device and inode, so a project/ whose .git went is known to be that very folder, not
- * one put there since.
+ * Beside project/: the REPO_URL project/ is the worker's checkout of ("" for one put
+ * there by hand), and that folder's inode, so a project/ whose .git went is known to
+ * be that very folder, not one put there since.
  */
 const CLONE_RECORD = "project.cloned";
 
 async function clonedHere(root: string, project: string, repoUrl: string): Promise<boolean> {
   try {
-    const recorded = JSON.parse(await readFile(path.join(root, CLONE_RECORD), "utf8")) as {
-      repoUrl?: unknown;
-      dev?: unknown;
-      ino?: unknown;
-    };
-    const { dev, ino } = await lstat(project);
-    return recorded.repoUrl === repoUrl && recorded.dev === dev && recorded.ino === ino;
+    const recorded = JSON.parse(await readFile(path.join(root, CLONE_RECORD), "utf8")) as { repoUrl?: unknown; ino?: unknown };
+    // The inode, not the device too: a volume mounted again may come back under another device number.
+    const { ino } = await lstat(project);
+    return recorded.repoUrl === repoUrl && recorded.ino === ino;
   } catch {
     return false;
   }
@@ -141,20 +138,30 @@ export async function ensureWorkspace({
     );
   }
   const present = existsSync(layout.project);
+  // A checkout put in project/ by hand (no REPO_URL) whose .git an agent removed: not a plain folder now.
+  if (!repoUrl && present && !existsSync(path.join(layout.project, ".git")) && (await clonedHere(layout.root, layout.project, repoUrl)))
+    throw new WorkspaceError(goneWithoutRepo(layout));
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
     if ((await readdir(layout.project)).length > 0) {
       // Only the worker's own clone whose .git is gone altogether: a .git that git cannot
       // read (another owner, a broken config) may hold work, and is the operator's to fix.
-      const gitGone = !existsSync(path.join(layout.project, ".git"));
-      if (!gitGone || !(await clonedHere(layout.root, layout.project, repoUrl)))
+      if (existsSync(path.join(layout.project, ".git"))) {
+        const said = (await git(layout.project, ["rev-parse", "--show-toplevel"])).stderr.trim().split("\n")[0];
+        throw new WorkspaceError(
+          `${layout.project}/.git is there, but git cannot use it as a checkout${said ? ` (${said})` : ""}; refusing to clone ${repoUrl} over it. ` +
+            `Fix it (its owner should be AGENT_USER's), or move ${layout.project} away (after keeping anything of value) to clone ${repoUrl} there again`,
+        );
+      }
+      if (!(await clonedHere(layout.root, layout.project, repoUrl)))
         throw new WorkspaceError(
           `${layout.project} is not empty and not a git checkout; refusing to clone ${repoUrl} over it. Move it away (after keeping anything of value) to clone ${repoUrl} there again`,
         );
       // Kept aside (one copy), and cloned again below.
       const broken = path.join(layout.root, BROKEN_PROJECT_FOLDER);
-      if (!(await removeAgentTree(broken)))
+      const stuck = await removeAgentTree(broken);
+      if (stuck)
         throw new WorkspaceError(
-          `${layout.project}/.git is gone, and the copy kept from the last time (${broken}) cannot be removed to keep this one: remove ${broken} to have ${repoUrl} cloned again`,
+          `${layout.project}/.git is gone, and the copy kept from the last time (${broken}) cannot be removed to keep this one (${stuck}): remove ${broken} to have ${repoUrl} cloned again`,
         );
       await rename(layout.project, broken);
       log.warn(
@@ -202,10 +209,10 @@ export async function ensureWorkspace({
         `Remove remote.${remote}.pushurl from ${layout.project}/.git/config, or move ${layout.project} away to clone ${repoUrl}.`,
     );
   }
-  if (repoUrl && isGit) {
-    await requireMainBranch(layout.project, remote, main, repoUrl);
-    const { dev, ino } = await lstat(layout.project);
-    await writeFile(path.join(layout.root, CLONE_RECORD), `${JSON.stringify({ repoUrl, dev, ino })}\n`);
+  if (repoUrl && isGit) await requireMainBranch(layout.project, remote, main, repoUrl);
+  if (isGit) {
+    const { ino } = await lstat(layout.project);
+    await writeFile(path.join(layout.root, CLONE_RECORD), `${JSON.stringify({ repoUrl, ino })}\n`);
   }
   return { ...layout, git: isGit, ...(urls ? { remoteUrls: urls } : {}) };
 }
@@ -233,6 +240,13 @@ async function requireMainBranch(project: string, remote: string, main: string, 
   );
 }
 
+function goneWithoutRepo(layout: Omit<WorkspaceLayout, "git">): string {
+  return (
+    `${layout.project}/.git is gone (removed during a task or an idle run), and without REPO_URL there is nothing to clone it again from: ` +
+    `put the checkout back, or set REPO_URL (or remove ${path.join(layout.root, CLONE_RECORD)} to have the agent work in the folder as it is, without git)`
+  );
+}
+
 /**
  * Clones the project again before a claim when its .git is gone: an agent removed it
  * (its task failed saying so, worker/git-workflow.ts finishTaskBranch), and without it
@@ -246,11 +260,7 @@ export async function recloneIfGone(
   settings: { repoUrl: string; remote?: string; main?: string; log: Logger },
 ): Promise<boolean> {
   if (!layout.git || existsSync(path.join(layout.project, ".git"))) return false;
-  if (!settings.repoUrl)
-    throw new WorkspaceError(
-      `${layout.project}/.git is gone (removed during a task or an idle run), and without REPO_URL there is nothing to clone it again from: put the checkout back, or set REPO_URL`,
-      { fatal: true },
-    );
+  if (!settings.repoUrl) throw new WorkspaceError(goneWithoutRepo(layout), { fatal: true });
   const again = await ensureWorkspace({ root: layout.root, ...settings });
   if (!again.git) throw new WorkspaceError(`${layout.project} could not be cloned again from ${settings.repoUrl}`);
   return true;
