@@ -208,10 +208,10 @@ test("identity evolution stays readable at 50 agents: one row per agent, a file 
   await page.goto("/metrics");
   // Every agent is in the picker (they come from a query in the browser).
   await expect(page.getByTestId("metrics-agent").locator(`option[value="${agents[49]!.id}"]`)).toBeAttached({ timeout: 30_000 });
-  await page.getByLabel("From").fill("2024-06-01");
-  await page.getByLabel("To").fill("2024-06-12");
-  await expect(page.getByLabel("From")).toHaveValue("2024-06-01");
-  await expect(page.getByLabel("To")).toHaveValue("2024-06-12");
+  await page.getByLabel("From", { exact: true }).fill("2024-06-01");
+  await page.getByLabel("To", { exact: true }).fill("2024-06-12");
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2024-06-01");
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2024-06-12");
   const chart = page.getByTestId("chart-identity");
   await expect(chart.locator("[data-testid=identity-point]")).toHaveCount(200, { timeout: 30_000 });
   const lanes = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
