@@ -9,7 +9,7 @@ import path from "node:path";
 import { handOver, removeAgentTree } from "./agent-user";
 import { git } from "./git";
 import { removeRedirects } from "./git-config-guard";
-import { isGitWorkspace, type RemoteUrls, remoteUrls, writtenAddresses } from "./git-workflow";
+import { checkoutGone, isGitWorkspace, type RemoteUrls, remoteUrls, writtenAddresses } from "./git-workflow";
 import type { Logger } from "./log";
 
 export type WorkspaceLayout = {
@@ -139,13 +139,13 @@ export async function ensureWorkspace({
   }
   const present = existsSync(layout.project);
   // A checkout put in project/ by hand (no REPO_URL) whose .git an agent removed: not a plain folder now.
-  if (!repoUrl && present && !existsSync(path.join(layout.project, ".git")) && (await clonedHere(layout.root, layout.project, repoUrl)))
+  if (!repoUrl && present && checkoutGone(layout.project) && (await clonedHere(layout.root, layout.project, repoUrl)))
     throw new WorkspaceError(goneWithoutRepo(layout));
   if (repoUrl && present && !(await isGitWorkspace(layout.project).catch(() => false))) {
     if ((await readdir(layout.project)).length > 0) {
       // Only the worker's own clone whose .git is gone altogether: a .git that git cannot
       // read (another owner, a broken config) may hold work, and is the operator's to fix.
-      if (existsSync(path.join(layout.project, ".git"))) {
+      if (!checkoutGone(layout.project)) {
         const said = (await git(layout.project, ["rev-parse", "--show-toplevel"])).stderr.trim().split("\n")[0];
         throw new WorkspaceError(
           `${layout.project}/.git is there, but git cannot use it as a checkout${said ? ` (${said})` : ""}; refusing to clone ${repoUrl} over it. ` +
@@ -259,7 +259,7 @@ export async function recloneIfGone(
   layout: WorkspaceLayout,
   settings: { repoUrl: string; remote?: string; main?: string; log: Logger },
 ): Promise<boolean> {
-  if (!layout.git || existsSync(path.join(layout.project, ".git"))) return false;
+  if (!layout.git || !checkoutGone(layout.project)) return false;
   if (!settings.repoUrl) throw new WorkspaceError(goneWithoutRepo(layout), { fatal: true });
   const again = await ensureWorkspace({ root: layout.root, ...settings });
   if (!again.git) throw new WorkspaceError(`${layout.project} could not be cloned again from ${settings.repoUrl}`);
