@@ -306,7 +306,10 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
 
     if (!label.includes("fake")) {
       it("embeds a memory with the embedded default as it stores it: searchable by meaning once the 201 is back", async () => {
-        const reply = await alice.api.post("/api/worker/memories", {
+        // An agent of its own, so the ranking is among its memories only, not every test's on the shared server.
+        const { agent, token } = await agentWithToken(admin, {}, setup().databaseUrl);
+        const carol = apiClient(setup().baseUrl, token);
+        const reply = await carol.post("/api/worker/memories", {
           name: "Screenshot diffs on CI",
           content:
             "Visual regression snapshots differ between the CI runner and laptops because fonts render differently; pin the font package.",
@@ -316,13 +319,20 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
         // No waiting for a background embedder: the row is embedded already.
         const memory = (await admin.get(`/api/v1/memories/${id}`)).body.memory;
         expect(memory.embeddingStatus).toBe("done");
+        const other = await carol.post("/api/worker/memories", {
+          name: "Migrations lock the users table",
+          content: "Adding a column with a default rewrote the users table under a lock; run such migrations off-peak with a lock timeout.",
+        });
+        expect(other.status).toBe(201);
         const search = await admin.post("/api/v1/memories/search", {
           query: "images in the interface look different on continuous integration",
           mode: "vector",
+          scope: "agent",
+          agentId: agent.id,
         });
         expect(search.status).toBe(200);
         expect(search.body.mode).toBe("vector");
-        expect(search.body.results.map((r: { id: number }) => r.id)).toContain(id);
+        expect(search.body.results[0]?.id, JSON.stringify(search.body.results)).toBe(id);
       });
     }
 
