@@ -718,4 +718,13 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(run.log()).toContain("GIT_REMOTE must be a remote's name");
     expect(run.log()).toContain("GIT_MAIN_BRANCH must be a branch name");
   });
+
+  it("refuses a WORKSPACE_DIR with a ':' in it (git could not be kept out of a repository above it) and creates nothing there", async () => {
+    const agent = await agentWithToken(target);
+    const dir = path.join(workspace().dir, "a:b");
+    const run = spawnWorker({ SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: agent.token, WORKSPACE_DIR: dir, AGENT_COMMAND: "true" });
+    expect(await run.exited, run.log()).toBe(2);
+    expect(run.log()).toContain("WORKSPACE_DIR must not contain ':'");
+    expect(existsSync(dir)).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
 // The worker's settings, read once from the environment and checked with zod, so
 // a typo stops the worker at start-up with a clear message instead of mid-task.
+import path from "node:path";
 import { z } from "zod";
 import { type CapabilityNarrowing, splitToolList, toolRuleSchema } from "../lib/contracts/capabilities";
 import { type AgentUser, AgentUserError, resolveAgentUser } from "./agent-user";
@@ -33,7 +34,15 @@ const envSchema = z
   .object({
     SWARMDECK_URL: z.url({ message: "SWARMDECK_URL must be the app's URL, e.g. http://localhost:3000" }),
     SWARMDECK_TOKEN: z.string().regex(/^sdw_\S+$/, "SWARMDECK_TOKEN must be a worker token (sdw_...)"),
-    WORKSPACE_DIR: z.string().min(1, "WORKSPACE_DIR is required"),
+    // git reads GIT_CEILING_DIRECTORIES (worker/git.ts) as a ':'-separated list: a ':' in the path
+    // would void the ceiling that keeps git from a repository above a checkout whose .git went.
+    WORKSPACE_DIR: z
+      .string()
+      .min(1, "WORKSPACE_DIR is required")
+      .refine((dir) => !path.resolve(dir).includes(":"), {
+        message:
+          "WORKSPACE_DIR must not contain ':' (git reads the folders it may not search above as a ':'-separated list, so the worker could not keep git out of a repository enclosing the checkout)",
+      }),
     REPO_URL: z.string().optional(),
     AGENT_COMMAND: z.string().optional(),
     HARNESS: z.enum(["command", "claude"]).optional(),
