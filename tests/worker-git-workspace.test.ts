@@ -80,7 +80,7 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     expect(sh(origin, "rev-parse", "main")).toBe(mainBefore);
   });
 
-  it("says when the setup script leaves files the project does not ignore, which the clean before each task removes", async () => {
+  it("says when the setup script leaves files the project does not ignore (also in a folder untracked before), which the clean before each task removes", async () => {
     const agent = await agentWithToken(target);
     commitToMain("bob", ".gitignore", "ignored-cache/\n");
     await saveIdentity(
@@ -89,6 +89,12 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
       "setup-script",
       "mkdir -p ignored-cache deps\necho a > ignored-cache/a\necho b > deps/b\necho c > stray.txt",
     );
+    // A kept clone with an untracked folder already in it: what the script adds there is named too.
+    const project = path.join(root, "ws-ada", "project");
+    mkdirSync(path.dirname(project), { recursive: true });
+    sh(root, "clone", "--quiet", origin, project);
+    mkdirSync(path.join(project, "deps"));
+    writeFileSync(path.join(project, "deps", "old"), "left from before\n");
     const taskId = await createTask(target, { title: "add a line", agentId: agent.id });
     const run = spawnWorker(coderEnv(agent.token));
     expect(await run.exited, run.log()).toBe(0);
@@ -103,7 +109,6 @@ describe("worker in a git workspace", { timeout: 120_000 }, () => {
     );
     // As it said: the task ran, the ignored folder stayed, the others went and none reached main.
     expect((await getTask(target, taskId)).task.status, run.log()).toBe("completed");
-    const project = path.join(root, "ws-ada", "project");
     expect(readFileSync(path.join(project, "ignored-cache", "a"), "utf8")).toBe("a\n");
     expect(existsSync(path.join(project, "stray.txt"))).toBe(false);
     expect(sh(origin, "ls-tree", "--name-only", "main").split("\n")).not.toContain("stray.txt");

@@ -47,12 +47,13 @@ export async function isGitWorkspace(dir: string): Promise<boolean> {
 }
 
 /**
- * The checkout's untracked files that the project does not ignore, as git status
- * shows them (a new folder as one entry, `node_modules/`): what the clean before
- * each task removes. Empty when git cannot tell.
+ * The checkout's untracked files that the project does not ignore: what the clean
+ * before each task removes. As git status shows them (a new folder as one entry,
+ * `node_modules/`), or with `each`, every file on its own (so a file added to a
+ * folder that was untracked already shows too). Empty when git cannot tell.
  */
-export async function unignoredUntracked(dir: string): Promise<Set<string>> {
-  const result = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
+export async function unignoredUntracked(dir: string, options: { each?: boolean } = {}): Promise<Set<string>> {
+  const result = await git(dir, ["status", "--porcelain=v1", "-z", `--untracked-files=${options.each ? "all" : "normal"}`]);
   if (!result.ok) return new Set();
   return new Set(
     result.stdout

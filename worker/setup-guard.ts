@@ -55,7 +55,7 @@ export class SetupGuard {
       `setup script ${startup.name}: ${this.rerunBecause ? `running it again (${this.rerunBecause})` : this.ranHash === null ? "first run" : "it changed, running it again"}`,
     );
     this.rerunBecause = null;
-    const before = layout.git ? await unignoredUntracked(layout.project) : null;
+    const before = layout.git ? await unignoredUntracked(layout.project, { each: true }) : null;
     const result = await runSetupScript({
       homeDir: layout.home,
       cwd: layout.project,
@@ -87,9 +87,13 @@ export class SetupGuard {
    * before each task (git clean -fd) removes it, so the tasks would run without it.
    */
   private async cleanedAway(before: Set<string>): Promise<string | null> {
-    const made = [...(await unignoredUntracked(this.options.layout.project))].filter((entry) => !before.has(entry));
+    const project = this.options.layout.project;
+    const made = [...(await unignoredUntracked(project, { each: true }))].filter((file) => !before.has(file));
     if (made.length === 0) return null;
-    const shown = made.slice(0, 5).join(", ") + (made.length > 5 ? `, and ${made.length - 5} more` : "");
+    // Named as git status names them: a new folder as one entry (deps/), not each of its files.
+    const entries = [...(await unignoredUntracked(project))];
+    const named = [...new Set(made.map((file) => entries.find((entry) => entry.endsWith("/") && file.startsWith(entry)) ?? file))];
+    const shown = named.slice(0, 5).join(", ") + (named.length > 5 ? `, and ${named.length - 5} more` : "");
     return (
       `it left files in the project that its .gitignore does not ignore (${shown}); each task starts from a clean checkout ` +
       "(git clean -fd), which removes them before the agent runs. Ignore them in the project's .gitignore, or put them in $SWARMDECK_HOME"
