@@ -4,6 +4,7 @@
 // the sync of identity files and memory, the swarm CLI, the claude harness and its
 // cage, idle proposals and the configuration check. What the worker did is read back
 // through the operator API, the worker's log and the workspace's files.
+import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -726,5 +727,17 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(await run.exited, run.log()).toBe(2);
     expect(run.log()).toContain("WORKSPACE_DIR must not contain ':'");
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("refuses a WORKSPACE_DIR inside a git checkout and writes nothing into that checkout, not even its liveness file", async () => {
+    const agent = await agentWithToken(target);
+    const checkout = workspace().dir;
+    execFileSync("git", ["init", "--quiet"], { cwd: checkout });
+    const dir = path.join(checkout, "agents");
+    mkdirSync(dir);
+    const run = spawnWorker({ SWARMDECK_URL: target.baseUrl, SWARMDECK_TOKEN: agent.token, WORKSPACE_DIR: dir, AGENT_COMMAND: "true" });
+    expect(await run.exited, run.log()).toBe(2);
+    expect(run.log()).toContain(`WORKSPACE_DIR (${dir}) is inside the git checkout`);
+    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: checkout, encoding: "utf8" })).toBe("");
   });
 });

@@ -3,7 +3,7 @@
 // tool changes, and registrations (each an audit entry). Past the limit: 429
 // rate_limited with Retry-After, and nothing stored. Its own server, with limits
 // small enough to reach.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,6 +165,11 @@ describe("per-agent limits on the worker API", () => {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(worker.log().match(/register: the app refused/g)).toHaveLength(1);
       expect(worker.child.exitCode).toBeNull();
+      // Waiting is not hanging: the container's health check (docker-compose.yml: worker.alive
+      // touched within the last 60 s) stays green, so the worker is not shown as unhealthy.
+      const touched = statSync(path.join(workspace, "worker.alive")).mtimeMs;
+      expect(Date.now() - touched).toBeLessThan(60_000);
+      expect(existsSync(path.join(workspace, "project"))).toBe(false);
       worker.child.kill("SIGTERM");
       expect(await worker.exited, worker.log()).toBe(0);
       // A single run (--once) does not wait the hour out: it says so and exits 1.

@@ -1,6 +1,7 @@
 // The worker's loop: register with the worker token, long-poll for tasks and run
 // each one (task-runner.ts), back off with jitter when the app is unreachable,
 // propose an improvement when idle (IDLE_PROPOSAL_AFTER), stop when told.
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -17,7 +18,15 @@ import type { Logger } from "./log";
 import { SetupGuard } from "./setup-guard";
 import { startFromKnownStartupFiles } from "./startup-baseline";
 import { runTask } from "./task-runner";
-import { ensureWorkspace, reclaimHome, recloneIfGone, WorkspaceError, type WorkspaceLayout } from "./workspace-layout";
+import {
+  enclosingWorkTree,
+  ensureWorkspace,
+  layoutOf,
+  reclaimHome,
+  recloneIfGone,
+  WorkspaceError,
+  type WorkspaceLayout,
+} from "./workspace-layout";
 
 export const WORKER_VERSION = "0.1.0";
 
@@ -103,6 +112,28 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.warn(
       `${takeover.survivors} process(es) an earlier worker on this workspace left running could not be killed: look for SWARMDECK_WORKER_RUN in their environment`,
     );
+  // Liveness for a container health check (docker-compose.yml): touched while the event loop runs,
+  // from here on: while a 429 has registration wait (up to an hour), while the project is cloned, task or not.
+  // Not into a folder ensureWorkspace has yet to check (one in a checkout is refused: the file would land in its tree).
+  const aliveFile = path.join(layoutOf(config.workspaceDir).root, "worker.alive");
+  let checked = existsSync(path.dirname(aliveFile)) && enclosingWorkTree(path.dirname(aliveFile)) === null;
+  const touchAlive = () => {
+    if (checked) void writeFile(aliveFile, `${new Date().toISOString()}\n`).catch(() => {});
+  };
+  touchAlive();
+  const alive = setInterval(touchAlive, 15_000);
+  try {
+    return await serve(config, log, shutdown, () => {
+      checked = true;
+      touchAlive();
+    });
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+/** The worker once it holds the workspace: registers, prepares the workspace, then claims and runs tasks until shut down. */
+async function serve(config: WorkerConfig, log: Logger, shutdown: AbortSignal, workspaceReady: () => void): Promise<number> {
   const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
   const registered = await register(config, api, log, shutdown);
   if (!registered) return 0;
@@ -138,6 +169,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     log.error(inUse(config.workspaceDir, rival));
     return 2;
   }
+  workspaceReady();
   // An agent that cannot start would fail every task it is given within milliseconds: refuse to claim any.
   const unstartable = agentStartProblem(config, layout.project);
   if (unstartable) {
@@ -148,12 +180,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     `registered as agent ${agent.name} (${agent.id}, ${agent.role}, profile ${agent.securityProfile}); harness ${config.harness}; project ${layout.project}${layout.git ? " (git)" : ""}, SWARMDECK_HOME ${layout.home}`,
   );
 
-  // Liveness for a container health check (docker-compose.yml): touched while the event loop runs, task or not.
-  const aliveFile = path.join(layout.root, "worker.alive");
-  const touchAlive = () => void writeFile(aliveFile, `${new Date().toISOString()}\n`).catch(() => {});
-  touchAlive();
-  const alive = setInterval(touchAlive, 15_000);
-  shutdown.addEventListener("abort", () => clearInterval(alive), { once: true });
   // Before the setup script first runs: it runs the start-up files, which the agent could change while no worker watched.
   await startFromKnownStartupFiles(layout, log).catch((error: Error) =>
     log.warn(`could not check the start-up files against the worker's record: ${error.message}`),
@@ -179,13 +205,11 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       if (!(error instanceof WorkspaceError)) throw error;
       if (error.fatal) {
         log.error(`${error.message}; no task was claimed (exit 2)`);
-        clearInterval(alive);
         return 2;
       }
       // Like a fetch that fails: no claim (it would find no checkout), and the next turn tries again.
       log.error(`${error.message}: claiming no tasks until the project is cloned again`);
       if (config.once) {
-        clearInterval(alive);
         return 1;
       }
       await sleep(backoffDelay(cloneFailures++, { baseMs: 1_000, maxMs: 60_000 }), shutdown);
@@ -204,7 +228,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       // The repository cannot be fetched: a claim now would be given back and use one of the task's attempts.
       if (config.once) {
         log.info("the project's repository cannot be fetched (--once): exiting without claiming a task");
-        clearInterval(alive);
         return 1;
       }
       await sleep(checkout.retryDelay(), shutdown);
@@ -219,7 +242,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
     } catch (error) {
       if (error instanceof WorkerApiError && (error.status === 401 || error.status === 403)) {
         log.error(`the app refused this worker's token: ${error.message}`);
-        clearInterval(alive);
         return 1;
       }
       const delay = backoffDelay(failures++);
@@ -251,7 +273,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
         log.error(
           "the agent cannot be started: the task was given back and this worker stops claiming (exit 2); fix AGENT_COMMAND / CLAUDE_BIN and start it again",
         );
-        clearInterval(alive);
         return 2;
       }
       if (config.once) break;
@@ -277,7 +298,6 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
       lastActivity = Date.now();
     }
   }
-  clearInterval(alive);
   log.info("worker stopped");
   return 0;
 }

@@ -69,7 +69,7 @@ export class WorkspaceError extends Error {
  * ("dubious ownership"), which would read as no checkout at all. `dir` need not exist
  * yet, so nothing is created before the check.
  */
-function enclosingWorkTree(dir: string): string | null {
+export function enclosingWorkTree(dir: string): string | null {
   let existing = path.resolve(dir);
   while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
   let current = realpathSync(existing);
