@@ -697,6 +697,16 @@ describe("worker loop against the real app", { timeout: 120_000 }, () => {
     expect(run.log()).toContain("no task came");
   });
 
+  it("creates a WORKSPACE_DIR that does not exist yet and keeps its liveness file (the compose health check) once it is prepared", async () => {
+    const agent = await agentWithToken(target);
+    const dir = path.join(workspace().dir, "not-there-yet");
+    const run = worker(agent.token, dir, { AGENT_COMMAND: "true" });
+    expect(await run.exited, run.log()).toBe(0);
+    expect(existsSync(path.join(dir, "project"))).toBe(true);
+    // docker-compose.yml's health check reads this file's age: a worker outside Docker (no entrypoint's mkdir) must write it too.
+    expect(Date.parse(readFileSync(path.join(dir, "worker.alive"), "utf8").trim())).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it("refuses to start with a clear message when the configuration is wrong", async () => {
     const run = spawnWorker({ SWARMDECK_URL: "not a url", SWARMDECK_TOKEN: "sdo_operator", WORKSPACE_DIR: workspace().dir });
     expect(await run.exited).toBe(2);

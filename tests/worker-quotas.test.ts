@@ -166,7 +166,9 @@ describe("per-agent limits on the worker API", () => {
       expect(worker.log().match(/register: the app refused/g)).toHaveLength(1);
       expect(worker.child.exitCode).toBeNull();
       // Waiting is not hanging: the container's health check (docker-compose.yml: worker.alive
-      // touched within the last 60 s) stays green, so the worker is not shown as unhealthy.
+      // touched within the last 60 s) stays green, so the worker is not shown as unhealthy. This
+      // shows the touch at the start; the 15 s interval that keeps it fresh runs for as long as
+      // runWorker does (worker/worker-loop.ts), which a test would have to wait out.
       const touched = statSync(path.join(workspace, "worker.alive")).mtimeMs;
       expect(Date.now() - touched).toBeLessThan(60_000);
       expect(existsSync(path.join(workspace, "project"))).toBe(false);

@@ -132,7 +132,7 @@ export async function runWorker(config: WorkerConfig, log: Logger, shutdown: Abo
   }
 }
 
-/** The worker once it holds the workspace: registers, prepares the workspace, then claims and runs tasks until shut down. */
+/** The worker after the takeover: registers, prepares the workspace (workspaceReady once recordWorkerRun holds it), then claims and runs tasks until shut down. */
 async function serve(config: WorkerConfig, log: Logger, shutdown: AbortSignal, workspaceReady: () => void): Promise<number> {
   const api = createApiClient({ baseUrl: config.baseUrl, token: config.token });
   const registered = await register(config, api, log, shutdown);
