@@ -1,7 +1,7 @@
 // Boxes used before the page's scripts have run (a slow network, a fast typist): what
 // was typed stays, and the page acts on it once it runs. (The task search is covered
 // in tasks.spec.ts.)
-import { apiCall, expect, fillBeforeScripts, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, fillBeforeScripts, openBeforeScripts, signIn, test, uniqueName } from "./support/fixtures";
 
 test("a memory search typed before the page has loaded is kept and searched", async ({ page }) => {
   const marker = `osprey${Date.now().toString(36)}`;
@@ -69,4 +69,17 @@ test("a metrics date typed before the page has loaded is kept and bounds the ran
   await expect(from).toHaveValue("2024-06-01");
   await expect(page.getByLabel("To", { exact: true })).toHaveAttribute("min", "2024-06-01");
   await expect(page.getByTestId("metrics-filter")).not.toContainText("The start is after the end");
+});
+
+test("a button that acts through the page's scripts is disabled until they run, then works", async ({ page }) => {
+  await signIn(page);
+  const release = await openBeforeScripts(page, "/settings");
+  // In the server's HTML a click on it could only be lost, so it cannot be clicked yet.
+  const newUser = page.getByTestId("new-user");
+  await expect(newUser).toBeVisible();
+  await expect(newUser).toBeDisabled();
+  release();
+  await expect(newUser).toBeEnabled();
+  await newUser.click();
+  await expect(page.getByTestId("new-user-form").getByLabel("Email")).toBeVisible();
 });

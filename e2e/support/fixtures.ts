@@ -39,6 +39,16 @@ export async function signIn(page: Page, email = serverInfo().adminEmail, passwo
  * scripts), then lets the scripts load.
  */
 export async function fillBeforeScripts(page: Page, path: string, box: Locator, text: string, andThen?: () => Promise<void>) {
+  const release = await openBeforeScripts(page, path);
+  await expect(box).toBeVisible();
+  await box.fill(text);
+  // (What else is done before the scripts run, e.g. pressing Enter in the box.)
+  if (andThen) await andThen();
+  release();
+}
+
+/** Opens `path` with its scripts held back, as a slow network does; the function it returns lets them load. */
+export async function openBeforeScripts(page: Page, path: string): Promise<() => void> {
   const scripts = /\/_next\/static\/chunks\/.*\.js$/;
   let release = () => {};
   const held = new Promise<void>((resolve) => {
@@ -51,11 +61,7 @@ export async function fillBeforeScripts(page: Page, path: string, box: Locator, 
     await route.continue();
   });
   await page.goto(path, { waitUntil: "commit" });
-  await expect(box).toBeVisible();
-  await box.fill(text);
-  // (What else is done before the scripts run, e.g. pressing Enter in the box.)
-  if (andThen) await andThen();
-  release();
+  return release;
 }
 
 let counter = 0;
