@@ -1,6 +1,7 @@
-// Boxes used before the page's scripts have run (a slow network, a fast typist): what
-// was typed stays, and the page acts on it once it runs. (The task search is covered
-// in tasks.spec.ts.)
+// Boxes and buttons used before the page's scripts have run (a slow network, a fast
+// typist): what was typed stays, and the page acts on it once it runs; a button that
+// needs the scripts cannot be clicked until then. (The task search is covered in
+// tasks.spec.ts.)
 import { apiCall, expect, fillBeforeScripts, openBeforeScripts, signIn, test, uniqueName } from "./support/fixtures";
 
 test("a memory search typed before the page has loaded is kept and searched", async ({ page }) => {
