@@ -3,7 +3,7 @@
 // saves, and unsaved text is guarded on every way out of the page.
 import type { Page } from "@playwright/test";
 import { identityFile, newAgent, workerToken } from "./identity-support";
-import { apiCall, expect, signIn, test } from "./support/fixtures";
+import { apiCall, expect, signIn, test, toast } from "./support/fixtures";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -82,7 +82,7 @@ test("identity editor: typed at machine speed and pasted, saved with Ctrl+S, exa
   await replaceByPaste("[data-testid=identity-editor]", `${before.trimEnd()}\n`, "capabilities.yaml");
   await page.keyboard.type("# checked by the e2e suite\n# typed at machine speed", { delay: 1 });
   await page.getByTestId("identity-save").click();
-  await expect(page.getByText("Saved capabilities.yaml")).toBeVisible();
+  await expect(toast(page, "Saved capabilities.yaml")).toBeVisible();
   expect((await identityFile(agent.id, "capabilities")).content).toBe(
     `${before.trimEnd()}\n# checked by the e2e suite\n# typed at machine speed`,
   );
@@ -114,7 +114,7 @@ test("identity editor: what is typed while a save is on its way stays in the edi
   await arrived;
   await page.keyboard.type("I say what I did not do.", { delay: 2 });
   release();
-  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(toast(page, "Saved SOUL.md")).toBeVisible();
   await expect(page.getByTestId("identity-version")).toContainText("version 2");
   await page.unroute(`**/api/v1/agents/${agent.id}/identity/soul`);
 

@@ -3,7 +3,7 @@
 // with a merge path, the prompt preview and re-bootstrap's confirmation.
 
 import { identityFile, newAgent, replaceEditorText } from "./identity-support";
-import { apiCall, expect, signIn, test } from "./support/fixtures";
+import { apiCall, expect, signIn, test, toast } from "./support/fixtures";
 
 // Monaco is heavy and the test machine is shared: these are long user journeys.
 test.describe.configure({ timeout: 120_000 });
@@ -23,7 +23,7 @@ test("edit SOUL.md in Monaco, save with a reason, compare versions, restore one"
   await expect(page.getByText("unsaved changes").first()).toBeVisible();
   await page.getByTestId("identity-reason").fill("Sharper values");
   await page.getByTestId("identity-save").click();
-  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(toast(page, "Saved SOUL.md")).toBeVisible();
   await expect(page.getByTestId("identity-version")).toContainText("version 2");
   expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nI write small, tested changes and say what I did.\n");
 
@@ -78,7 +78,7 @@ test("a stale save shows who saved first, their changes beside mine, and saves t
   await page.screenshot({ path: "test-results/identity-conflict-diff.png" });
   await replaceEditorText(page, "[data-testid=conflict-diff] .editor.modified", "# SOUL.md\n\nMerged: patient, precise, and bold.\n");
   await page.getByTestId("save-merged").click();
-  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(toast(page, "Saved SOUL.md")).toBeVisible();
   await expect(banner).toBeHidden();
   const after = await identityFile(agent.id, "soul");
   expect(after.content).toBe("# SOUL.md\n\nMerged: patient, precise, and bold.\n");
@@ -131,7 +131,8 @@ test("what is typed after a stale save is in the conflict view's side of mine", 
   const diff = page.getByTestId("conflict-diff");
   await expect(diff.locator(".editor.modified")).toContainText("Mine: patient and precise. And kind.", { timeout: 30_000 });
   await page.getByTestId("save-merged").click();
-  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(toast(page, "Saved SOUL.md")).toBeVisible();
+  await expect(page.getByTestId("stale-conflict")).toBeHidden();
   expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nMine: patient and precise. And kind.");
 });
 

@@ -4,7 +4,7 @@
 // as one flow-style line: Monaco re-indents typed block YAML), with the upgrade of a
 // file in the older shape offered.
 import { identityFile, newAgent, replaceEditorText } from "./identity-support";
-import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, signIn, test, toast, uniqueName } from "./support/fixtures";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -121,7 +121,7 @@ test("capabilities.yaml problems are marked in the editor and block the save", a
   await upgrade.getByTestId("capabilities-use-upgrade").click();
   await expect(issues).toBeHidden();
   await page.getByTestId("identity-save").click();
-  await expect(page.getByText("Saved capabilities.yaml")).toBeVisible();
+  await expect(toast(page, "Saved capabilities.yaml")).toBeVisible();
   const upgraded = (await identityFile(agent.id, "capabilities")).content;
   expect(upgraded).toContain("- WebFetch");
   expect(upgraded).toContain("max_task_minutes: 1");

@@ -4,7 +4,7 @@
 // danger button's contrast, and the memory health before any search.
 import type { Page } from "@playwright/test";
 import { identityFile, newAgent, workerToken } from "./identity-support";
-import { apiCall, expect, signIn, test, uniqueName } from "./support/fixtures";
+import { apiCall, expect, signIn, test, toast, uniqueName } from "./support/fixtures";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -269,7 +269,7 @@ test("without Monaco the identity editor is a text box that still saves", async 
   await expect(box).toHaveValue(/SOUL/);
   await box.fill("# SOUL.md\n\nSaved without Monaco.\n");
   await page.getByTestId("identity-save").click();
-  await expect(page.getByText("Saved SOUL.md")).toBeVisible();
+  await expect(toast(page, "Saved SOUL.md")).toBeVisible();
   expect((await identityFile(agent.id, "soul")).content).toBe("# SOUL.md\n\nSaved without Monaco.\n");
   await expect(page.getByText("Loading editor…")).toHaveCount(0);
 });

@@ -73,6 +73,14 @@ export function uniqueName(prefix = "e2e"): string {
 export const test = base;
 export { expect };
 
+/**
+ * The toast (sonner's `[data-sonner-toast]`) whose title is `title`, exactly. A plain
+ * `getByText` also matches other text on the page, and case-insensitively: "Saved SOUL.md"
+ * matched the stale-save notice's "admin@test.local saved SOUL.md (version 2)" before the
+ * save it waited for had been answered.
+ */
+export const toast = (page: Page, title: string) => page.locator("[data-sonner-toast] [data-title]").getByText(title, { exact: true });
+
 /** The words of `locator`'s text that the browser broke over two lines. */
 export const splitWords = (locator: Locator) =>
   locator.evaluate((element) => {
