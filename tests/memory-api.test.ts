@@ -264,6 +264,29 @@ function memorySuite(label: string, setup: () => Setup, fake: () => FakeOpenAI |
       );
     });
 
+    it("finds memories by their words the moment they are written, and none deleted before it could index them", async () => {
+      // The keyword filter's FTS5 index is filled off the write path (lib/memory/fts-backlog.ts).
+      const word = `quokka${Date.now().toString(36)}`;
+      const written = await alice.api.post("/api/worker/memories", { name: `gone ${word}`, content: `a ${word} lesson`, scope: "swarm" });
+      expect(written.status).toBe(201);
+      const [gone] = written.body.ids as number[];
+      expect((await admin.delete(`/api/v1/memories/${gone}`)).status).toBe(204);
+      const burst = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          (i % 2 ? alice : bob).api.post("/api/worker/memories", {
+            name: `kept ${i}`,
+            content: `the ${word} lesson number ${i}`,
+            scope: "swarm",
+          }),
+        ),
+      );
+      expect(burst.map((reply) => reply.status)).toEqual(burst.map(() => 201));
+      const kept = burst.flatMap((reply) => reply.body.ids as number[]).sort((a, b) => b - a);
+      const byWord = await admin.get(`/api/v1/memories?q=${word}&limit=100`);
+      expect(byWord.status).toBe(200);
+      expect(byWord.body.memories.map((m: { id: number }) => m.id)).toEqual(kept);
+    });
+
     if (label.includes("fake")) {
       it("scores a memory found by its words alone by meaning too: hybrid results all carry a vector score", async () => {
         // 600 memories nearer the query by meaning (the provider's synonyms of all three of

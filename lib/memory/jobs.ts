@@ -1,5 +1,5 @@
-// Memory's background work: retry failed embeddings, load the keyword and vector indexes, and
-// run hygiene. Registered for instrumentation.ts, and also started on first use
+// Memory's background work: retry failed embeddings, load the keyword and vector indexes,
+// run hygiene, and on SQLite put new memories into the FTS5 index (fts-backlog.ts). Registered for instrumentation.ts, and also started on first use
 // of the memory API (so a server without the hook still embeds and cleans up).
 // With several instances on one PostgreSQL database, the retry and hygiene run on
 // the leader only (lib/jobs/leader.ts; always this process on SQLite), while each
@@ -11,6 +11,7 @@ import { registerJob } from "@/lib/jobs/background";
 import { isLeader } from "@/lib/jobs/leader";
 import { kickEmbedder } from "./embedder";
 import { activeEmbedder, localEmbedderEnabled } from "./embedders";
+import { drainFtsBacklog } from "./fts-backlog";
 import { runHygiene } from "./hygiene";
 import { ensureKeywordIndex } from "./keyword-search";
 import { ensureIndex } from "./search-index";
@@ -20,6 +21,8 @@ import { wordVectors } from "./semantic/word-vectors";
 const RETRY_EVERY_MS = 5_000;
 /** PostgreSQL: how often an idle instance reads the other instances' memory changes (searches also do, first). */
 const CATCH_UP_EVERY_MS = 5_000;
+/** SQLite: how often the memories written since are put into the FTS5 index (fts-backlog.ts; its queries also do, first). */
+const FTS_EVERY_MS = 1_000;
 const HYGIENE_EVERY_MS = Number(process.env.SWARMDECK_MEMORY_HYGIENE_MS ?? 10 * 60_000) || 10 * 60_000;
 
 const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void };
@@ -27,7 +30,10 @@ const globalState = globalThis as unknown as { swarmdeckMemoryJobs?: () => void 
 export function startMemoryJobs(): () => void {
   if (globalState.swarmdeckMemoryJobs) return globalState.swarmdeckMemoryJobs;
   if (usesPostgres()) void import("./keyword-search.pg").then((pg) => pg.ensureKeywordIndexPg());
-  else void ensureKeywordIndex();
+  else {
+    void ensureKeywordIndex();
+    void drainFtsBacklog();
+  }
   if (activeEmbedder()) {
     void ensureIndex();
     kickEmbedder();
@@ -61,14 +67,14 @@ export function startMemoryJobs(): () => void {
           .then((pg) => pg.catchUpIndexPg())
           .catch((error) => console.error("[swarmdeck] memory index catch-up failed", error));
       }, CATCH_UP_EVERY_MS)
-    : null;
+    : setInterval(() => void drainFtsBacklog(), FTS_EVERY_MS);
   retry.unref();
   hygiene.unref();
-  catchUp?.unref();
+  catchUp.unref();
   const stop = () => {
     clearInterval(retry);
     clearInterval(hygiene);
-    if (catchUp) clearInterval(catchUp);
+    clearInterval(catchUp);
     globalState.swarmdeckMemoryJobs = undefined;
   };
   globalState.swarmdeckMemoryJobs = stop;

@@ -4,6 +4,7 @@ import "server-only";
 import type { z } from "zod";
 import type { listMemoriesQuerySchema, MemoryDetail } from "@/lib/contracts/memory";
 import { prepare, usesPostgres, withSqlite } from "@/lib/db";
+import { catchUpFts } from "./fts-backlog";
 import { toFtsQuery } from "./text";
 
 export type Row = {
@@ -69,12 +70,12 @@ export async function listMemories(args: { filter: z.infer<typeof listMemoriesQu
     where.push("m.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH @fts)");
     params.fts = fts;
   }
-  const rows = await withSqlite(
-    (sqlite) =>
-      prepare(sqlite, `SELECT ${COLUMNS} FROM Memory m WHERE ${where.join(" AND ")} ORDER BY m.id DESC LIMIT ${filter.limit + 1}`).all(
-        params,
-      ) as Row[],
-  );
+  const rows = await withSqlite((sqlite) => {
+    if (fts) catchUpFts(sqlite); // memories written since the last pass (fts-backlog.ts)
+    return prepare(sqlite, `SELECT ${COLUMNS} FROM Memory m WHERE ${where.join(" AND ")} ORDER BY m.id DESC LIMIT ${filter.limit + 1}`).all(
+      params,
+    ) as Row[];
+  });
   const page = rows.slice(0, filter.limit);
   return { memories: page.map(toDetail), nextCursor: rows.length > filter.limit ? (page.at(-1)?.id ?? null) : null };
 }

@@ -6,6 +6,7 @@ import type Database from "better-sqlite3";
 import type { MemoryScope, MemorySource } from "@/lib/contracts/memory";
 import { prepare, usesPostgres, withSqlite, writeTransaction } from "@/lib/db";
 import { activeEmbedder, type Embedder, localEmbedderEnabled } from "./embedders";
+import { catchUpFts } from "./fts-backlog";
 import { RELATED_TOUCHED } from "./keyword-index";
 import { keywordIndex, keywordTopK } from "./keyword-search";
 import { expansionTerms, prepareQuery, relevance as termRelevance } from "./rerank";
@@ -111,6 +112,7 @@ export async function embedQuery(embedder: Embedder, query: string, timeoutMs: n
  * narrow view that keeps too few of them pays for the joined query.
  */
 function keywordCandidates(sqlite: Database.Database, fts: string, where: ReturnType<typeof visibility>, n: number) {
+  catchUpFts(sqlite); // memories written since the last pass (fts-backlog.ts)
   const wide = n * 4;
   // Memories holding every query word come first (they have full coverage, the
   // top keyword scores); intersecting doclists is cheap where OR-ing common words
