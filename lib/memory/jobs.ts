@@ -1,6 +1,7 @@
 // Memory's background work: retry failed embeddings, load the keyword and vector indexes,
-// run hygiene, and on SQLite put new memories into the FTS5 index (fts-backlog.ts). Registered for instrumentation.ts, and also started on first use
-// of the memory API (so a server without the hook still embeds and cleans up).
+// run hygiene, and on SQLite put new memories into the FTS5 index (fts-backlog.ts).
+// Registered for instrumentation.ts, and also started on first use of the memory API
+// (so a server without the hook still embeds and cleans up).
 // With several instances on one PostgreSQL database, the retry and hygiene run on
 // the leader only (lib/jobs/leader.ts; always this process on SQLite), while each
 // instance keeps its own keyword and vector indexes in step with the table
